@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../domain/error-codes.ts';
+import { ConflictError, GoneError, NotFoundError, ValidationError } from '../services/errors.ts';
+import { sendBrokenRules, sendProblem } from './problems.ts';
+import { schemaViolations } from './schema-errors.ts';
+
+/** Framework error codes that mean the body could not be read as JSON. */
+const UNREADABLE_BODY = new Set([
+  'FST_ERR_CTP_INVALID_JSON_BODY',
+  'FST_ERR_CTP_EMPTY_JSON_BODY',
+  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+  'FST_ERR_CTP_BODY_TOO_LARGE_OR_INVALID',
+]);
+
+/**
+ * The one error mapping of surface A: 400 is a BrokenRule array; every other error status is
+ * problem details. Messages of unexpected errors never reach the client, and parse errors are
+ * not echoed (a JSON parser's message quotes the body, which can hold a card number).
+ */
+export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.validation) {
+    return sendBrokenRules(reply, schemaViolations(error.validation, error.validationContext));
+  }
+  if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations);
+  if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
+  if (error instanceof GoneError) return sendProblem(reply, 410, error.message);
+  if (error instanceof ConflictError) return sendProblem(reply, 409, error.message);
+
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (status === 400 || error instanceof SyntaxError || UNREADABLE_BODY.has(error.code)) {
+    request.log.info({ code: error.code }, 'unreadable request body');
+    return sendBrokenRules(reply, [
+      {
+        code: ErrorCode.InvalidRequest,
+        field: 'body',
+        message: error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty.' : 'The request body is not valid JSON.',
+      },
+    ]);
+  }
+  if (status === 413) return sendProblem(reply, 413, 'The request body is larger than the limit of 1 MiB.');
+  if (status === 415) {
+    return sendProblem(reply, 415, 'Unsupported content type: send JSON (application/json-patch+json, application/json, text/json or application/*+json).');
+  }
+  if (status === 429) return sendProblem(reply, 429, 'Too many requests; try again later.');
+  if (status >= 400 && status < 500) return sendProblem(reply, status, null);
+
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, 500, null);
+}

@@ -1,0 +1,56 @@
+import type { FastifyReply } from 'fastify';
+import type { RuleViolation } from '../domain/error-codes.ts';
+
+/** RFC 9457 problem details, as ASP.NET Core writes them (with a traceId). */
+const TYPES: Record<number, [string, string]> = {
+  400: ['https://tools.ietf.org/html/rfc9110#section-15.5.1', 'Bad Request'],
+  401: ['https://tools.ietf.org/html/rfc9110#section-15.5.2', 'Unauthorized'],
+  403: ['https://tools.ietf.org/html/rfc9110#section-15.5.4', 'Forbidden'],
+  404: ['https://tools.ietf.org/html/rfc9110#section-15.5.5', 'Not Found'],
+  405: ['https://tools.ietf.org/html/rfc9110#section-15.5.6', 'Method Not Allowed'],
+  409: ['https://tools.ietf.org/html/rfc9110#section-15.5.10', 'Conflict'],
+  410: ['https://tools.ietf.org/html/rfc9110#section-15.5.11', 'Gone'],
+  413: ['https://tools.ietf.org/html/rfc9110#section-15.5.14', 'Content Too Large'],
+  415: ['https://tools.ietf.org/html/rfc9110#section-15.5.16', 'Unsupported Media Type'],
+  429: ['https://tools.ietf.org/html/rfc6585#section-4', 'Too Many Requests'],
+  500: ['https://tools.ietf.org/html/rfc9110#section-15.6.1', 'An error occurred while processing your request.'],
+  503: ['https://tools.ietf.org/html/rfc9110#section-15.6.4', 'Service Unavailable'],
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string | null;
+  traceId: string;
+}
+
+export function problemBody(status: number, detail: string | null, traceId: string): Problem {
+  const [type, title] = TYPES[status] ?? TYPES[500]!;
+  return { type, title, status, detail, traceId };
+}
+
+export function sendProblem(reply: FastifyReply, status: number, detail: string | null) {
+  return reply
+    .code(status)
+    .type('application/problem+json; charset=utf-8')
+    .send(problemBody(status, detail, reply.request.id));
+}
+
+export interface BrokenRuleWire {
+  ErrorCode: number;
+  Message: string | null;
+  LoggerMessage: string | null;
+}
+
+export function toBrokenRules(violations: RuleViolation[]): BrokenRuleWire[] {
+  return violations.map((v) => ({
+    ErrorCode: v.code,
+    Message: v.message,
+    LoggerMessage: v.field ? `${v.field}: rule ${v.code}` : `rule ${v.code}`,
+  }));
+}
+
+export function sendBrokenRules(reply: FastifyReply, violations: RuleViolation[]) {
+  return reply.code(400).type('application/json; charset=utf-8').send(toBrokenRules(violations));
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
+import { apiPlugin } from './api/index.ts';
+import { healthRoutes } from './api/health.ts';
+import { registerOpenApi } from './api/openapi.ts';
+import { sendProblem } from './api/problems.ts';
+import { BrokenRule, ProblemDetails } from './api/wire.ts';
+import { loggerOptions } from './logging.ts';
+import { RouteTable } from './route-table.ts';
+import type { Services } from './services/index.ts';
+
+export interface AppOptions {
+  services: Services;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+  logLevel?: string;
+}
+
+/** A request id from the caller's X-Request-Id when it is sane, otherwise a new one. */
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+}
+
+/** Builds the whole service: surface A, surface B, the pay page, docs and health. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const { config } = services;
+  const logger = pino(loggerOptions(options.logLevel ?? config.logLevel), options.logStream ?? pino.destination(1));
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+  }) as unknown as FastifyInstance;
+
+  const routes = new RouteTable();
+  routes.track(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addSchema(BrokenRule);
+  app.addSchema(ProblemDetails);
+
+  await registerOpenApi(app, config.publicBaseUrl);
+  healthRoutes(app, services.store);
+  await app.register(apiPlugin, { prefix: '/api', services });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routes.allowedMethods(request.url);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendProblem(reply, 405, `${request.method} is not allowed here; use ${allowed.join(' or ')}.`);
+    }
+    return sendProblem(reply, 404, 'No such resource.');
+  });
+  return app;
+}

@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from './services/index.ts';
+
+export interface BackgroundJob {
+  name: string;
+  /** How often the job runs, in milliseconds. */
+  everyMs: number;
+  run(): Promise<unknown>;
+}
+
+/** The jobs a server process runs beside the HTTP server. */
+export function backgroundJobs(services: Services): BackgroundJob[] {
+  return [{ name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() }];
+}
+
+/**
+ * Runs each job on its interval, one run at a time per job; a failing run is logged and the job
+ * carries on. `stop` waits for runs in progress.
+ */
+export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogger): { stop(): Promise<void> } {
+  const running = new Set<Promise<unknown>>();
+  const timers = jobs.map((job) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      const run = job
+        .run()
+        .catch((err) => log.error({ err, job: job.name }, 'background job failed'))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    }, job.everyMs);
+    timer.unref();
+    return timer;
+  });
+  return {
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Services } from '../services/index.ts';
+
+export class UsageError extends Error {}
+
+export interface CliContext {
+  /** Opens the store on first use (and locks the embedded data directory). */
+  services(): Promise<Services>;
+  out(line?: string): void;
+  /** --json was given: print one JSON document instead of text. */
+  json: boolean;
+}
+
+export interface Command {
+  /** Words that name the command: `partner create`. */
+  name: string;
+  summary: string;
+  usage: string;
+  options?: ParseArgsConfig['options'];
+  run(ctx: CliContext, args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }): Promise<void>;
+}
+
+export function parseCommandArgs(command: Command, argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nusage: payments ${command.usage}`);
+  }
+}
+
+export function requiredString(values: Record<string, unknown>, name: string, usage: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required\nusage: payments ${usage}`);
+  return v;
+}
+
+export function requiredPositional(positionals: string[], index: number, what: string, usage: string): string {
+  const v = positionals[index];
+  if (!v) throw new UsageError(`${what} is required\nusage: payments ${usage}`);
+  return v;
+}

@@ -1,0 +1,6 @@
+import type { Command } from '../command.ts';
+import { contractCommands } from './contracts.ts';
+import { partnerCommands } from './partners.ts';
+
+/** Every operator command. Each feature adds its list here. */
+export const commands: Command[] = [...partnerCommands, ...contractCommands];

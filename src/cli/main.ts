@@ -1,0 +1,82 @@
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { cryptoIds } from '../ids.ts';
+import { createServices, type Services } from '../services/index.ts';
+import { NotFoundError, ValidationError } from '../services/errors.ts';
+import { OperatorInputError } from '../services/partners.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from '../store/data-dir-lock.ts';
+import { openStore, type Store } from '../store/database.ts';
+import { type CliContext, type Command, UsageError, parseCommandArgs } from './command.ts';
+import { commands } from './commands/index.ts';
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'usage: payments <command> [options]   (add --json for machine-readable output)',
+    '',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'The database is the one the server uses: DATABASE_URL, or the embedded one in DATA_DIR',
+    '(which only one process may open at a time).',
+  ].join('\n');
+}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  for (const words of [2, 1, 3]) {
+    const name = argv.slice(0, words).join(' ');
+    const command = commands.find((c) => c.name === name);
+    if (command) return { command, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
+  const err = (line: string) => process.stderr.write(line + '\n');
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    out(help());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    err(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${help()}`);
+    return 2;
+  }
+  let store: Store | undefined;
+  let lock: DataDirLock | undefined;
+  let services: Services | undefined;
+  try {
+    const args = parseCommandArgs(found.command, found.rest);
+    const config = loadConfig();
+    const ctx: CliContext = {
+      json: args.values.json === true,
+      out: (line = '') => out(line),
+      async services() {
+        if (services) return services;
+        if (!config.databaseUrl) lock = lockDataDir(config.dataDir, `cli: ${found.command.name}`);
+        store = await openStore(config);
+        services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+        return services;
+      },
+    };
+    await found.command.run(ctx, args as never);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof OperatorInputError || e instanceof ConfigError || e instanceof DataDirLockedError) {
+      err(`error: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof NotFoundError || e instanceof ValidationError) {
+      err(`error: ${e.message}`);
+      return 1;
+    }
+    err(`error: ${(e as Error).message}`);
+    return 1;
+  } finally {
+    await store?.close();
+    lock?.release();
+  }
+}
+
+if (import.meta.main) {
+  runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

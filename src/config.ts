@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+
+/**
+ * One typed configuration, read from the environment once. Every variable is listed in the
+ * README's configuration table with its default; keep the two in step.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: the embedded PGlite database in `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  logLevel: string;
+  publicBaseUrl: string;
+  /** Seed the demo environment on first start. */
+  demo: boolean;
+  /** Trust X-Forwarded-* headers from a reverse proxy. */
+  trustProxy: boolean;
+  /** POST /api/ClientSession attempts per client IP per minute. */
+  sessionRateLimitPerMinute: number;
+  /** Requests per client IP per minute on unauthenticated search (CharitySearch). */
+  publicRateLimitPerMinute: number;
+  nodeEnv: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ''),
+    demo: bool(env, 'DEMO', true),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
+    publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
+    nodeEnv: env.NODE_ENV?.trim() || 'development',
+  };
+}
+
+/** A configuration for tests and tools: defaults, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ DATA_DIR: '/nonexistent', DEMO: 'off' }), ...overrides };
+}

@@ -1,0 +1,94 @@
+import { eq } from 'drizzle-orm';
+import type { FeeSchedule } from '../domain/fee-schedule.ts';
+import type { Services } from '../services/index.ts';
+import { appSettings } from '../store/schema/index.ts';
+import { type DemoCredentials, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
+
+const DEMO_KEY = 'demo';
+const DEMO_LOCK = 727_002;
+
+interface DemoMarker {
+  nonProfit: string;
+  forProfit: string;
+}
+
+/** The demo contract's plausible rates: card 2.9 %, platform 1 %, maximum 5 %, 0.30, ACH 0.8 % capped at 5.00. */
+function demoSchedule(groupId: number): FeeSchedule {
+  const noCommission = groupId === 9 || groupId === 12;
+  return {
+    groupId,
+    cardFeeRate: '2.9',
+    platformCommissionRate: noCommission ? '0' : '1',
+    maxCommissionRate: noCommission ? '0' : '5',
+    perTransFeeCents: 30,
+    cardTypeFeesCents: {},
+    achFeeRate: '0.8',
+    achFeeCapCents: 500,
+  };
+}
+
+async function createDemoPartner(services: Services, name: string, kind: 'non-profit' | 'for-profit') {
+  const { partners } = services;
+  const creds = await partners.createPartner({ name, kind });
+  await partners.createIntegrationSource(creds.clientId, { name: `${name} website`, duplicateCheck: true });
+  await partners.createProcessor(creds.clientId, {
+    name: 'Simulator',
+    mkey: kind === 'non-profit' ? 'demo-nonprofit-simulator' : 'demo-merchant-simulator',
+  });
+  const groups = kind === 'non-profit' ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : [12];
+  for (const g of groups) await partners.setSchedule(creds.clientId, demoSchedule(g));
+  if (kind === 'non-profit') await partners.createOrganization(creds.clientId, { name: 'Demo Community Food Bank' });
+  const entry: DemoPartnerCredentials = { name, kind, ClientId: creds.clientId, ClientSecret: creds.clientSecret, ApiKey: creds.apiKey };
+  return entry;
+}
+
+/**
+ * Seeds the demo environment once (a marker row records it) and returns its credentials, which
+ * are kept in DATA_DIR/demo-credentials.json. When the database was seeded but the file is gone
+ * (a new data directory on a shared PostgreSQL database), the demo partners get new secrets.
+ */
+export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
+  // Two servers starting at once on one PostgreSQL database seed one demo environment.
+  return services.store.withAdvisoryLock(DEMO_LOCK, () => seedOnce(services, dataDir));
+}
+
+async function seedOnce(services: Services, dataDir: string): Promise<DemoCredentials> {
+  const { db } = services.store;
+  const [marker] = await db.select().from(appSettings).where(eq(appSettings.key, DEMO_KEY));
+  if (!marker) {
+    const nonProfit = await createDemoPartner(services, 'Demo Charity Partner', 'non-profit');
+    const forProfit = await createDemoPartner(services, 'Demo Merchant Partner', 'for-profit');
+    const value: DemoMarker = { nonProfit: nonProfit.ClientId, forProfit: forProfit.ClientId };
+    await db.insert(appSettings).values({ key: DEMO_KEY, value });
+    const credentials: DemoCredentials = {
+      note: 'Demo credentials generated on first start. Keep this file private; the database holds only hashes.',
+      partners: [nonProfit, forProfit],
+      gatewayUsers: [],
+    };
+    writeCredentials(dataDir, credentials);
+    return credentials;
+  }
+  const current = (await db.select().from(appSettings).where(eq(appSettings.key, DEMO_KEY)))[0]!.value as DemoMarker;
+  const saved = readCredentials(dataDir);
+  const ids = [current.nonProfit, current.forProfit];
+  if (saved && ids.every((id) => saved.partners.some((p) => p.ClientId === id))) return saved;
+
+  const partners: DemoPartnerCredentials[] = [];
+  for (const id of ids) {
+    const p = await services.partners.getPartner(id);
+    partners.push({
+      name: p.name,
+      kind: p.kind,
+      ClientId: id,
+      ClientSecret: await services.partners.rotateSecret(id),
+      ApiKey: await services.partners.rotateApiKey(id),
+    });
+  }
+  const credentials: DemoCredentials = {
+    note: 'Demo credentials regenerated because this data directory had none. Keep this file private.',
+    partners,
+    gatewayUsers: [],
+  };
+  writeCredentials(dataDir, credentials);
+  return credentials;
+}

@@ -1,0 +1,29 @@
+/**
+ * The catalogue of BrokenRule ErrorCode values (documented in docs/errors.md). Ranges:
+ * 1000-1099 request shape, 1100-1199 authentication, 2000-2099 fees, 3000-3099 payments,
+ * 4000-4099 refunds and voids, 5000-5099 recurring billing, 6000-6099 pay links,
+ * 7000-7099 charity search.
+ */
+export const ErrorCode = {
+  /** The body is not valid JSON, or not a JSON object. */
+  InvalidRequest: 1000,
+  Required: 1001,
+  MaxLength: 1002,
+  InvalidFormat: 1003,
+  InvalidType: 1004,
+  OutOfRange: 1005,
+  /** Not one of the allowed values. */
+  InvalidValue: 1006,
+  /** Unknown ClientId or wrong ClientSecret: one code for both, so accounts cannot be enumerated. */
+  AuthenticationFailed: 1100,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** One broken rule, in the service's own terms; the edge writes it as a BrokenRule. */
+export interface RuleViolation {
+  code: number;
+  /** The wire name of the field, with a path for nested ones (`Transactions[0].Amount`). */
+  field?: string;
+  message: string;
+}

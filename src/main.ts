@@ -1,0 +1,95 @@
+import { buildApp } from './app.ts';
+import { startBackgroundJobs, backgroundJobs } from './background.ts';
+import { systemClock } from './clock.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { credentialsPath, type DemoCredentials } from './demo/credentials.ts';
+import { seedDemo } from './demo/seed.ts';
+import { cryptoIds } from './ids.ts';
+import { createServices } from './services/index.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
+import { openStore } from './store/database.ts';
+
+function banner(config: Config, credentials: DemoCredentials | undefined): string {
+  const base = config.publicBaseUrl;
+  const lines = [
+    '',
+    `Payment service listening on ${base}`,
+    `  database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}`,
+    `  API docs: ${base}/docs   OpenAPI: ${base}/openapi.json   SOAP gateway: ${base}/admin/ws/recurring.asmx`,
+  ];
+  if (credentials) {
+    lines.push('', `Demo partners (kept in ${credentialsPath(config.dataDir)}):`);
+    for (const p of credentials.partners) {
+      lines.push(`  ${p.name} (${p.kind})`, `    ClientId:     ${p.ClientId}`, `    ClientSecret: ${p.ClientSecret}`, `    ApiKey:       ${p.ApiKey}`);
+    }
+    for (const u of credentials.gatewayUsers) {
+      lines.push(`  Gateway user: Username ${u.Username}  Password ${u.Password}  Vendor ${u.Vendor}`);
+    }
+    const first = credentials.partners[0];
+    if (first) {
+      const body = JSON.stringify({ ClientId: first.ClientId, ClientSecret: first.ClientSecret });
+      lines.push(
+        '',
+        'Get an access token (then send it as the AccessToken header):',
+        `  curl -s -X POST ${base}/api/ClientSession -H 'Content-Type: application/json' -d '${body}'`,
+      );
+    }
+  }
+  return lines.join('\n') + '\n\n';
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  let lock: DataDirLock | undefined;
+  if (!config.databaseUrl) {
+    try {
+      lock = lockDataDir(config.dataDir, 'server');
+    } catch (err) {
+      if (err instanceof DataDirLockedError) {
+        process.stderr.write(`${err.message}\n`);
+        process.exit(1);
+      }
+      throw err;
+    }
+  }
+
+  const store = await openStore(config);
+  const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+  const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
+  const app = await buildApp({ services });
+  await app.listen({ port: config.port, host: config.host });
+  const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
+  process.stdout.write(banner(config, credentials));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: draining requests');
+    try {
+      await app.close();
+      await jobs.stop();
+      await store.close();
+    } finally {
+      lock?.release();
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`The service could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

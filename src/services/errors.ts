@@ -1,0 +1,40 @@
+import type { RuleViolation } from '../domain/error-codes.ts';
+
+/**
+ * Typed errors of the services. Each surface maps them to its own wire shape (surface A:
+ * BrokenRule arrays and problem details; surface B: code/error; the pay page: HTML).
+ */
+export class ValidationError extends Error {
+  readonly violations: RuleViolation[];
+  constructor(violations: RuleViolation[]) {
+    super(violations.map((v) => v.message).join(' '));
+    this.name = 'ValidationError';
+    this.violations = violations;
+  }
+}
+
+export class NotFoundError extends Error {
+  constructor(message = 'No data found.') {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The thing exists but is no longer available (a cancelled pay link). */
+export class GoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoneError';
+  }
+}
+
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+export function violation(code: number, field: string | undefined, message: string): ValidationError {
+  return new ValidationError([{ code, field, message }]);
+}

@@ -1,0 +1,23 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Ids } from '../ids.ts';
+import type { Store } from '../store/database.ts';
+import { PartnerService } from './partners.ts';
+import { SessionService } from './sessions.ts';
+
+/** Everything a surface needs, built once per process (or per test). */
+export interface Services {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  sessions: SessionService;
+  partners: PartnerService;
+}
+
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config }): Services {
+  const { store, clock, ids } = deps;
+  const sessions = new SessionService(store.db, clock, ids);
+  const partners = new PartnerService(store.db, clock, ids, sessions);
+  return { ...deps, sessions, partners };
+}

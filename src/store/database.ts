@@ -1,0 +1,132 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+import { migrate } from './migrate.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or an open transaction: repositories accept both. */
+export type DbOrTx = Db | Tx;
+
+/** Raw SQL access, for migrations, maintenance and tests. */
+export interface SqlClient {
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Store {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  readonly sql: SqlClient;
+  /**
+   * Runs `fn` while holding a PostgreSQL advisory lock on one dedicated connection, so that
+   * processes sharing a database take turns. PGlite has a single connection: `fn` just runs.
+   */
+  withAdvisoryLock<T>(lockId: number, fn: (sql: SqlClient) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** PostgreSQL's int8 and numeric arrive as strings from `pg`; dates stay Date objects. */
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: PGLITE_EXTENSIONS,
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const sql: SqlClient = {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+  };
+  let closed = false;
+  return {
+    kind: 'pglite',
+    db,
+    sql,
+    withAdvisoryLock: (_lockId, fn) => fn(sql),
+    ping: async () => {
+      await client.query('SELECT 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}
+
+export function openPostgres(url: string, poolSize = 10): Store {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const sql: SqlClient = {
+    exec: async (text) => {
+      await pool.query(text);
+    },
+    query: async <T>(text: string, params?: unknown[]) =>
+      (await pool.query(text, params as unknown[])).rows as T[],
+  };
+  let closed = false;
+  return {
+    kind: 'postgres',
+    db,
+    sql,
+    withAdvisoryLock: async (lockId, fn) => {
+      const client = await pool.connect();
+      const clientSql: SqlClient = {
+        exec: async (text) => {
+          await client.query(text);
+        },
+        query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params as unknown[])).rows as T[],
+      };
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [lockId]);
+        try {
+          return await fn(clientSql);
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [lockId]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/** Opens the configured store and brings its schema up to date. */
+export async function openStore(config: { databaseUrl?: string; dataDir: string; databasePoolSize: number }): Promise<Store> {
+  const store = config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    : await openPglite({ dataDir: join(config.dataDir, 'pglite') });
+  try {
+    await migrate(store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}

@@ -1,0 +1,2 @@
+// Every table of the service. Each feature keeps its tables in a file of its own.
+export * from './foundation.ts';

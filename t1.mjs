@@ -1,0 +1,11 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+let t=Date.now();
+const db = await PGlite.create({ extensions: { pg_trgm } });
+console.log('create', Date.now()-t); t=Date.now();
+await db.exec("create extension if not exists pg_trgm; create table x(a int primary key, b text); insert into x values (1,'hello')");
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size); t=Date.now();
+const db2 = await PGlite.create({ loadDataDir: dump, extensions: { pg_trgm } });
+console.log('load', Date.now()-t); t=Date.now();
+console.log((await db2.query("select similarity('abc','abd') s, * from x")).rows);
