@@ -15,6 +15,8 @@ export interface AppOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
   logLevel?: string;
+  /** Extra routes inside surface A's scope (tests and benchmarks add probes this way). */
+  extraApiRoutes?: (api: FastifyInstance) => void;
 }
 
 /** A request id from the caller's X-Request-Id when it is sane, otherwise a new one. */
@@ -50,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerOpenApi(app, config.publicBaseUrl);
   healthRoutes(app, services.store);
-  await app.register(apiPlugin, { prefix: '/api', services });
+  await app.register(apiPlugin, { prefix: '/api', services, extraRoutes: options.extraApiRoutes });
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);

@@ -8,7 +8,7 @@ import { sessionRoutes } from './session.ts';
 import { authenticatedErrors } from './wire.ts';
 
 /** Surface A, the JSON payment API, mounted at /api. */
-export async function apiPlugin(app: FastifyInstance, opts: { services: Services }) {
+export async function apiPlugin(app: FastifyInstance, opts: { services: Services; extraRoutes?: (api: FastifyInstance) => void }) {
   const { services } = opts;
   app.setErrorHandler(apiErrorHandler);
   acceptJsonBodies(app);
@@ -18,6 +18,8 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
 
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);
+
+  opts.extraRoutes?.(app);
 }
 
 /**

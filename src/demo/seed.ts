@@ -27,7 +27,7 @@ function demoSchedule(groupId: number): FeeSchedule {
   };
 }
 
-async function createDemoPartner(services: Services, name: string, kind: 'non-profit' | 'for-profit') {
+export async function createDemoPartner(services: Services, name: string, kind: 'non-profit' | 'for-profit') {
   const { partners } = services;
   const creds = await partners.createPartner({ name, kind });
   await partners.createIntegrationSource(creds.clientId, { name: `${name} website`, duplicateCheck: true });

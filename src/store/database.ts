@@ -32,6 +32,8 @@ export interface Store {
   withAdvisoryLock<T>(lockId: number, fn: (sql: SqlClient) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball (tests start from a migrated copy). */
+  dump?(): Promise<Blob>;
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -59,6 +61,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     db,
     sql,
     withAdvisoryLock: (_lockId, fn) => fn(sql),
+    dump: () => client.dumpDataDir('none'),
     ping: async () => {
       await client.query('SELECT 1');
     },

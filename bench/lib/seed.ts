@@ -1,0 +1,1 @@
+export { seedTestPartner } from '../../test/helpers/context.ts';

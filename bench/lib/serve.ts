@@ -1,0 +1,39 @@
+/**
+ * A benchmark server: the real app (same plugins, same store kind) plus two probe routes inside
+ * surface A, one public and one behind the AccessToken check. Run as a child process so the load
+ * generator does not share its event loop. Prints "READY <port> <json>" when listening.
+ */
+import { buildApp } from '../../src/app.ts';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/ids.ts';
+import { createServices } from '../../src/services/index.ts';
+import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { seedTestPartner } from './seed.ts';
+
+const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
+const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
+await migrate(store);
+const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+const partner = await seedTestPartner(services, `Bench Partner ${Date.now()}`, 'non-profit');
+const app = await buildApp({
+  services,
+  logLevel: 'warn',
+  extraApiRoutes: (api) => {
+    api.get('/probe/open', { config: { public: true } }, async () => ({ ok: true }));
+    api.get('/probe/authed', async (request) => ({ ok: true, partner: request.partner.id === partner.ClientId }));
+  },
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address() as { port: number };
+const token = (await services.sessions.createSession(partner.ClientId, partner.ClientSecret)).token;
+process.stdout.write(`READY ${port} ${JSON.stringify({ partner, token, store: store.kind })}\n`);
+
+const stop = async () => {
+  await app.close();
+  await store.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

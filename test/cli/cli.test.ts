@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/database.ts';
+import { lockDataDir } from '../../src/store/data-dir-lock.ts';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { runCliProcess, runServiceExpectingExit } from '../helpers/process.ts';
+import { freshDatabase } from '../helpers/store.ts';
+
+/** The CLI against this run's kind of store: a temporary embedded data directory, or a fresh PostgreSQL database. */
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-cli-'));
+  const url = testDatabaseUrl();
+  if (url) {
+    const db = await freshDatabase(url);
+    env = { DATA_DIR: dataDir, DATABASE_URL: db.url };
+    cleanup = async () => {
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  } else {
+    env = { DATA_DIR: dataDir };
+    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+afterAll(() => cleanup());
+
+const cli = (...args: string[]) => runCliProcess(args, env);
+
+describe('operator CLI', () => {
+  let clientId: string;
+
+  it('creates a partner and prints its ClientId, ClientSecret and ApiKey once', async () => {
+    const res = await cli('partner', 'create', '--name', 'Riverside Shelter', '--kind', 'non-profit');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const id = /ClientId:\s+([0-9a-f-]{36})/.exec(res.stdout)?.[1];
+    const secret = /ClientSecret:\s+(\S{43})/.exec(res.stdout)?.[1];
+    const key = /ApiKey:\s+(\S{43})/.exec(res.stdout)?.[1];
+    expect(id && secret && key).toBeTruthy();
+    clientId = id!;
+
+    const list = await cli('partner', 'list');
+    expect(list.stdout).toContain(clientId);
+    expect(list.stdout).toContain('Riverside Shelter');
+    expect(list.stdout).not.toContain(secret!);
+
+    // The database holds a hash, never the secret.
+    const store = await openStore({ ...{ dataDir: env.DATA_DIR!, databasePoolSize: 2 }, databaseUrl: env.DATABASE_URL });
+    try {
+      const rows = await store.sql.query<{ client_secret_hash: string; api_key_hash: string }>(
+        'SELECT client_secret_hash, api_key_hash FROM partners WHERE id = $1',
+        [clientId],
+      );
+      expect(rows[0]!.client_secret_hash).toMatch(/^scrypt\$/);
+      expect(JSON.stringify(rows)).not.toContain(secret!);
+      expect(JSON.stringify(rows)).not.toContain(key!);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('creates integration sources, processors and organizations, and sets and shows a contract', async () => {
+    expect((await cli('integration-source', 'create', clientId, '--name', 'Website')).code).toBe(0);
+    const proc = await cli('processor', 'create', clientId, '--name', 'Sim', '--mkey', 'mk-1', '--types', '1,2,3,7', '--json');
+    expect(JSON.parse(proc.stdout).ProcessorGuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await cli('organization', 'create', clientId, '--name', 'Shelter')).code).toBe(0);
+    const set = await cli('contract', 'set', clientId, '--group', '1', '--card-rate', '2.9', '--platform-rate', '1', '--max-rate', '5',
+      '--per-trans', '0.30', '--ach-rate', '0.8', '--ach-cap', '5.00', '--card-type-fee', 'AMEX=0.15');
+    expect(set.stderr).toBe('');
+    const show = await cli('contract', 'show', clientId);
+    expect(show.stdout).toContain('group 1 (Donation Fee):  card 2.9%  platform 1%  max commission 5%  per transaction 0.30  ACH 0.8% capped at 5.00  card type fees AMEX=0.15');
+    const partner = await cli('partner', 'show', clientId);
+    expect(partner.stdout).toMatch(/Website\s+duplicate check on\s+\(default\)/);
+    expect(partner.stdout).toMatch(/MKey mk-1\s+types 1,2,3,7/);
+  });
+
+  it('rotates a secret', async () => {
+    const res = await cli('partner', 'rotate-secret', clientId, '--json');
+    expect(JSON.parse(res.stdout).ClientSecret).toHaveLength(43);
+  });
+
+  it('refuses bad arguments with a clear message and a non-zero exit', async () => {
+    const cases: [string[], RegExp][] = [
+      [['partner', 'create', '--name', 'X'], /--kind is required/],
+      [['partner', 'create', '--name', 'X', '--kind', 'charity'], /kind must be one of non-profit, for-profit/],
+      [['partner', 'create', '--nme', 'X'], /Unknown option '--nme'/],
+      [['contract', 'set', clientId, '--group', '13', '--card-rate', '1', '--platform-rate', '1', '--max-rate', '2'], /--group must be/],
+      [['contract', 'set', clientId, '--group', '1', '--card-rate', 'abc', '--platform-rate', '1', '--max-rate', '2'], /--card-rate must be a percentage/],
+      [['contract', 'set', clientId, '--group', '1', '--card-rate', '2', '--platform-rate', '6', '--max-rate', '5'], /must not exceed the maximum/],
+      [['partner', 'show', 'not-a-uuid'], /is not a ClientId/],
+      [['frobnicate'], /unknown command/],
+    ];
+    for (const [args, message] of cases) {
+      const res = await cli(...args);
+      expect(res.code, args.join(' ')).not.toBe(0);
+      expect(res.stderr, args.join(' ')).toMatch(message);
+    }
+    const missing = await cli('partner', 'show', '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no partner with ClientId/);
+  });
+});
+
+describe.runIf(!testDatabaseUrl())('embedded data directory lock', () => {
+  it('makes the CLI refuse while another process holds the data directory, and the server too', async () => {
+    const lock = lockDataDir(env.DATA_DIR!, 'test holding the lock');
+    try {
+      const res = await cli('partner', 'list');
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/is in use by process \d+ \(test holding the lock\)/);
+      const server = await runServiceExpectingExit({ DATA_DIR: env.DATA_DIR });
+      expect(server.code).toBe(1);
+      expect(server.output).toMatch(/is in use by process/);
+    } finally {
+      lock.release();
+    }
+    expect((await cli('partner', 'list')).code).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+
+type OpenApi = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  components: object;
+};
+
+const documents = new WeakMap<FastifyInstance, Promise<OpenApi>>();
+
+async function documentOf(app: FastifyInstance): Promise<OpenApi> {
+  let doc = documents.get(app);
+  if (!doc) {
+    doc = app.inject({ method: 'GET', url: '/openapi.json' }).then((r) => r.json() as OpenApi);
+    documents.set(app, doc);
+  }
+  return doc;
+}
+
+/**
+ * Asserts that a response matches what /openapi.json publishes for the operation and status:
+ * the status is documented, and the body validates against its schema.
+ */
+export async function expectDocumented(app: FastifyInstance, method: string, path: string, res: LightMyRequestResponse) {
+  const doc = await documentOf(app);
+  const operation = doc.paths[path]?.[method.toLowerCase()];
+  expect(operation, `${method} ${path} is in /openapi.json`).toBeDefined();
+  const response = operation!.responses[String(res.statusCode)];
+  expect(response, `${method} ${path} documents status ${res.statusCode}`).toBeDefined();
+  const content = response!.content ? Object.values(response!.content)[0] : undefined;
+  if (!content) return;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const validate = ajv.compile({ ...content.schema, components: doc.components });
+  const body = res.json();
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors, `${method} ${path} ${res.statusCode} body matches its schema`).toEqual([]);
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess, startService } from './helpers/process.ts';
+import { testDatabaseUrl } from './helpers/database-url.ts';
+import { freshDatabase } from './helpers/store.ts';
+
+/** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
+  const url = testDatabaseUrl();
+  const db = url ? await freshDatabase(url) : undefined;
+  env = db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir };
+  cleanup = async () => {
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+});
+afterAll(() => cleanup());
+
+describe('npm start', () => {
+  it('seeds the demo once, prints working credentials and a curl, and prints the same ones on the next start', async () => {
+    const first = await startService(env);
+    let firstOutput = '';
+    try {
+      firstOutput = first.output();
+      expect(firstOutput).toContain('Demo Charity Partner (non-profit)');
+      expect(firstOutput).toContain('Demo Merchant Partner (for-profit)');
+      const curl = /curl -s -X POST (\S+) -H 'Content-Type: application\/json' -d '([^']+)'/.exec(firstOutput);
+      expect(curl).not.toBeNull();
+      const res = await fetch(curl![1]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: curl![2] });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { Token?: string }).Token).toBeTruthy();
+
+      const file = join(env.DATA_DIR!, 'demo-credentials.json');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const saved = JSON.parse(readFileSync(file, 'utf8'));
+      expect(saved.partners.map((p: { kind: string }) => p.kind)).toEqual(['non-profit', 'for-profit']);
+      for (const p of saved.partners) {
+        expect(firstOutput).toContain(p.ClientSecret);
+        expect(firstOutput).toContain(p.ApiKey);
+      }
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const second = await startService(env);
+    try {
+      const secrets = (text: string) => [...text.matchAll(/ClientSecret: (\S+)/g)].map((m) => m[1]);
+      expect(secrets(second.output())).toEqual(secrets(firstOutput));
+      const list = await runCliProcess(['partner', 'list'], env.DATABASE_URL ? env : { ...env, DATA_DIR: env.DATA_DIR! });
+      if (env.DATABASE_URL) {
+        // On PostgreSQL the CLI runs beside a live server; two demo partners, not four.
+        expect(list.code).toBe(0);
+        expect(list.stdout.trim().split('\n')).toHaveLength(2);
+      } else {
+        expect(list.code).toBe(2);
+      }
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 120_000);
+});
