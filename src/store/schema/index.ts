@@ -1,2 +1,4 @@
 // Every table of the service. Each feature keeps its tables in a file of its own.
 export * from './foundation.ts';
+export * from './tokens.ts';
+export * from './charities.ts';
