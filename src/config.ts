@@ -22,6 +22,8 @@ export interface Config {
   /** Requests per client IP per minute on unauthenticated search (CharitySearch). */
   publicRateLimitPerMinute: number;
   nodeEnv: string;
+  /** Simulated processor latency per call, in milliseconds. */
+  simulatorLatencyMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -64,6 +66,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
+    simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
   };
 }
 

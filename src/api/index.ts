@@ -4,6 +4,7 @@ import type { Services } from '../services/index.ts';
 import { requireAccessToken } from './auth.ts';
 import { apiErrorHandler } from './error-handler.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
+import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { sessionRoutes } from './session.ts';
 import { authenticatedErrors } from './wire.ts';
 
@@ -18,6 +19,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
 
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);
+  processorPaymentMethodRoutes(app, services);
 
   opts.extraRoutes?.(app);
 }

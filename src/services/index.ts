@@ -2,7 +2,9 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Ids } from '../ids.ts';
 import type { Store } from '../store/database.ts';
+import { defaultProcessors, type ProcessorRegistry } from '../processors/registry.ts';
 import { PartnerService } from './partners.ts';
+import { ProcessorService } from './processors.ts';
 import { SessionService } from './sessions.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
@@ -13,11 +15,15 @@ export interface Services {
   config: Config;
   sessions: SessionService;
   partners: PartnerService;
+  processors: ProcessorService;
+  processorAdapters: ProcessorRegistry;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config }): Services {
   const { store, clock, ids } = deps;
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
-  return { ...deps, sessions, partners };
+  const processors = new ProcessorService(store.db);
+  const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
+  return { ...deps, sessions, partners, processors, processorAdapters };
 }

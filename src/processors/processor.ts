@@ -1,0 +1,75 @@
+import type { Cents } from '../domain/money.ts';
+
+/**
+ * The boundary to the processing bank. Every processor (the built-in simulator, or a real
+ * acquirer's adapter) implements this; services never talk to a bank any other way.
+ */
+export interface CardDetails {
+  number: string;
+  expMonth: string;
+  expYear: string;
+  /** Never stored; passed through to the processor for the CVV check only. */
+  cvv?: string;
+  paymentMethodTypeId: number;
+}
+
+export interface BankAccountDetails {
+  routingNumber: string;
+  accountNumber: string;
+  accountType: number;
+  checkType: number;
+  country: string;
+}
+
+export interface SaleRequest {
+  /** Our PaymentGuid: an idempotency reference for the processor. */
+  reference: string;
+  amountCents: Cents;
+  currency: string;
+  card?: CardDetails;
+  bank?: BankAccountDetails;
+  /** A wallet payment (PaymentMethodTypeId 8/9) carries opaque wallet data instead of a card. */
+  wallet?: { paymentMethodTypeId: number; data: string };
+  billing: { name: string; street?: string; zip?: string };
+  descriptor?: string;
+}
+
+export interface SaleResult {
+  approved: boolean;
+  responseCode: string;
+  /** The gateway's message. */
+  message: string;
+  /** What the processing bank said. */
+  processorMessage: string;
+  authCode: string | null;
+  /** The gateway transaction id (PaymentExternalId for refunds and voids). */
+  transactionId: string;
+  avsStreetStatus: string | null;
+  avsZipStatus: string | null;
+  avsResponse: string | null;
+  cvvResponse: string | null;
+  isSurchargeEligible: boolean | null;
+}
+
+export interface FollowUpRequest {
+  /** Our id of the void or refund record. */
+  reference: string;
+  originalTransactionId: string;
+  amountCents: Cents;
+  kind: 'card' | 'ach';
+}
+
+export interface FollowUpResult {
+  approved: boolean;
+  responseCode: string;
+  message: string;
+  processorMessage: string;
+  transactionId: string;
+}
+
+export interface ProcessorAdapter {
+  readonly name: string;
+  sale(request: SaleRequest): Promise<SaleResult>;
+  void(request: FollowUpRequest): Promise<FollowUpResult>;
+  refund(request: FollowUpRequest): Promise<FollowUpResult>;
+}
