@@ -6,7 +6,8 @@ CREATE TABLE payments (
   partner_id uuid NOT NULL REFERENCES partners(id),
   processor_id uuid NOT NULL REFERENCES processors(id),
   organization_id uuid REFERENCES organizations(id),
-  charity_id uuid REFERENCES charities(id),
+  -- A CharityId of the directory (no foreign key: the directory is re-imported from the registries).
+  charity_id uuid,
   integration_source_id uuid REFERENCES integration_sources(id),
   -- Whether the integration source checked duplicates when this payment was made.
   duplicate_checked boolean NOT NULL,

@@ -1,5 +1,4 @@
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { charities } from './charities.ts';
 import { integrationSources, organizations, partners, processors } from './foundation.ts';
 import { paymentTokens } from './tokens.ts';
 
@@ -13,7 +12,7 @@ export const payments = pgTable('payments', {
   partnerId: uuid('partner_id').notNull().references(() => partners.id),
   processorId: uuid('processor_id').notNull().references(() => processors.id),
   organizationId: uuid('organization_id').references(() => organizations.id),
-  charityId: uuid('charity_id').references(() => charities.id),
+  charityId: uuid('charity_id'),
   integrationSourceId: uuid('integration_source_id').references(() => integrationSources.id),
   duplicateChecked: boolean('duplicate_checked').notNull(),
   method: text('method', { enum: ['card', 'ach', 'wallet'] }).notNull(),
