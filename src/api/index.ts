@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/index.ts';
 import { requireAccessToken } from './auth.ts';
 import { apiErrorHandler } from './error-handler.ts';
+import { feeRoutes } from './fees.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { sessionRoutes } from './session.ts';
@@ -20,6 +21,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);
   processorPaymentMethodRoutes(app, services);
+  feeRoutes(app, services);
 
   opts.extraRoutes?.(app);
 }

@@ -16,6 +16,14 @@ export const ErrorCode = {
   InvalidValue: 1006,
   /** Unknown ClientId or wrong ClientSecret: one code for both, so accounts cannot be enumerated. */
   AuthenticationFailed: 1100,
+  /** Fees: the TransactionSourceGroupId is not allowed for the partner's kind (12 is for-profit only). */
+  FeeGroupNotAllowed: 2000,
+  /** Fees: TokenGuid sent together with PaymentMethodTypeId or CreditCardTypeId. */
+  FeeTokenWithPaymentMethodType: 2001,
+  /** Fees: PaymentMethodTypeId and CreditCardTypeId both sent, with different values. */
+  FeePaymentMethodTypeConflict: 2002,
+  /** Fees: the calculation cannot give a usable amount (beyond the largest amount handled). */
+  FeeCalculationFailed: 2003,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

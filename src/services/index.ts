@@ -3,9 +3,12 @@ import type { Config } from '../config.ts';
 import type { Ids } from '../ids.ts';
 import type { Store } from '../store/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from '../processors/registry.ts';
+import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
 import { ProcessorService } from './processors.ts';
 import { SessionService } from './sessions.ts';
+import { TokenService } from './tokens.ts';
+import { type Vault, vaultFromConfig } from '../vault/vault.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -17,13 +20,20 @@ export interface Services {
   partners: PartnerService;
   processors: ProcessorService;
   processorAdapters: ProcessorRegistry;
+  fees: FeeService;
+  vault: Vault;
+  tokens: TokenService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config }): Services {
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
   const { store, clock, ids } = deps;
+  // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
+  const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
+  const tokens = new TokenService(store.db, clock, ids, vault);
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
-  return { ...deps, sessions, partners, processors, processorAdapters };
+  const fees = new FeeService(store.db, clock, partners);
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens };
 }
