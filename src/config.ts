@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
 /**
@@ -24,6 +25,17 @@ export interface Config {
   nodeEnv: string;
   /** Simulated processor latency per call, in milliseconds. */
   simulatorLatencyMs: number;
+  /** Vault key (base64, 32 bytes); unset: a key file generated in `dataDir`. */
+  vaultKey: string | undefined;
+  /** Older vault keys that still decrypt (comma-separated VAULT_OLD_KEYS). */
+  vaultOldKeys: string[];
+  /** SOAP gateway: lifetime of a ClientSessionID. */
+  gatewaySessionTtlMs: number;
+  /** SOAP gateway: the XML namespace of its operations. */
+  soapNamespace: string;
+  /** PEM files: set both to serve HTTPS. */
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -47,8 +59,20 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
+function base64Key(name: string, value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text) || Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length !== 32) {
+    throw new ConfigError(`${name} must be a 32-byte key in base64 (make one with: payments vault new-key)`);
+  }
+  return text;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
+  const tlsCertFile = env.TLS_CERT_FILE?.trim() || undefined;
+  const tlsKeyFile = env.TLS_KEY_FILE?.trim() || undefined;
+  if (!tlsCertFile !== !tlsKeyFile) throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE go together: set both or neither');
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
@@ -60,17 +84,26 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
-    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, ''),
     demo: bool(env, 'DEMO', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+    vaultKey: base64Key('VAULT_KEY', env.VAULT_KEY),
+    vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),
+    gatewaySessionTtlMs: int(env, 'GATEWAY_SESSION_TTL', 20, 1, 24 * 60) * 60_000,
+    soapNamespace: (env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws').replace(/\/+$/, ''),
+    tlsCertFile,
+    tlsKeyFile,
   };
 }
 
+/** Tests' vault key: random per process, never written anywhere. */
+const TEST_VAULT_KEY = randomBytes(32).toString('base64');
+
 /** A configuration for tests and tools: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ DATA_DIR: '/nonexistent', DEMO: 'off' }), ...overrides };
+  return { ...loadConfig({ DATA_DIR: '/nonexistent', DEMO: 'off', VAULT_KEY: TEST_VAULT_KEY }), ...overrides };
 }

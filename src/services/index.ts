@@ -7,6 +7,8 @@ import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
 import { ProcessorService } from './processors.ts';
 import { SessionService } from './sessions.ts';
+import { TokenService } from './tokens.ts';
+import { type Vault, vaultFromConfig } from '../vault/vault.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -19,14 +21,19 @@ export interface Services {
   processors: ProcessorService;
   processorAdapters: ProcessorRegistry;
   fees: FeeService;
+  vault: Vault;
+  tokens: TokenService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config }): Services {
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
   const { store, clock, ids } = deps;
+  // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
+  const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
+  const tokens = new TokenService(store.db, clock, ids, vault);
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees };
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens };
 }

@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { contractCommands } from './contracts.ts';
 import { partnerCommands } from './partners.ts';
+import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands];

@@ -15,6 +15,8 @@ CREATE TABLE payment_tokens (
   -- CustomerID of the gateway: <vendor>-<FirstLast>-<yyyyMMddHHmmss>, when made by the gateway.
   customer_id text,
   external_constituent_id text,
+  -- The vault's AES-256-GCM ciphertext of the number (v1:<key id>:<nonce>:<ciphertext+tag>) and its
+  -- key id, for rotation. Both are emptied when the token is deleted: nothing is left to decrypt.
   secret_ciphertext text NOT NULL,
   secret_key_id text NOT NULL,
   last4 text NOT NULL,
@@ -28,6 +30,8 @@ CREATE TABLE payment_tokens (
   account_type smallint,
   check_type smallint,
   bank_country text,
+  -- CkNameOnAccount of the gateway / NameOnCheck: the account holder's name as the bank knows it.
+  name_on_account text,
   first_name text,
   last_name text,
   street text,
@@ -40,3 +44,4 @@ CREATE TABLE payment_tokens (
 CREATE INDEX payment_tokens_partner ON payment_tokens (partner_id);
 CREATE INDEX payment_tokens_constituent ON payment_tokens (partner_id, external_constituent_id) WHERE external_constituent_id IS NOT NULL;
 CREATE INDEX payment_tokens_key_id ON payment_tokens (secret_key_id);
+CREATE INDEX payment_tokens_customer ON payment_tokens (partner_id, customer_key);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { partners } from './foundation.ts';
 
@@ -8,7 +9,9 @@ export const paymentTokens = pgTable('payment_tokens', {
   id: uuid('id').primaryKey(),
   partnerId: uuid('partner_id').notNull().references(() => partners.id),
   kind: text('kind', { enum: ['card', 'bank'] }).notNull(),
-  gatewayKey: bigint('gateway_key', { mode: 'number' }).notNull(),
+  gatewayKey: bigint('gateway_key', { mode: 'number' })
+    .notNull()
+    .default(sql`nextval('gateway_key_seq')`),
   customerKey: text('customer_key').notNull(),
   customerId: text('customer_id'),
   externalConstituentId: text('external_constituent_id'),
@@ -22,6 +25,7 @@ export const paymentTokens = pgTable('payment_tokens', {
   accountType: smallint('account_type'),
   checkType: smallint('check_type'),
   bankCountry: text('bank_country'),
+  nameOnAccount: text('name_on_account'),
   firstName: text('first_name'),
   lastName: text('last_name'),
   street: text('street'),

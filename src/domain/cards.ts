@@ -1,0 +1,154 @@
+import cardValidator from 'card-validator';
+
+/**
+ * Card rules, pure: number normalization, Luhn, brand, expiry and CVV. Functions return
+ * problems in words (a phrase that follows the field's name: "'CardNum' is not a valid card
+ * number."), so surface A can turn them into BrokenRules and the gateway into Invalid_Argument.
+ */
+
+/** PaymentMethodTypeId of each card brand, with the spec's CardType names. */
+export const CARD_BRANDS = {
+  1: { code: 'AMEX', cardType: 'American Express', cvvLength: 4 },
+  2: { code: 'MASTERCARD', cardType: 'Mastercard', cvvLength: 3 },
+  3: { code: 'VISA', cardType: 'Visa', cvvLength: 3 },
+  4: { code: 'DISCOVER', cardType: 'Discover', cvvLength: 3 },
+  5: { code: 'DINERSCLUB', cardType: 'Diners Club', cvvLength: 3 },
+  6: { code: 'JCB', cardType: 'JCB', cvvLength: 3 },
+} as const;
+
+export type CardPaymentMethodTypeId = keyof typeof CARD_BRANDS;
+
+export interface CardBrand {
+  paymentMethodTypeId: CardPaymentMethodTypeId;
+  /** AMEX, MASTERCARD, VISA, DISCOVER, DINERSCLUB, JCB */
+  code: (typeof CARD_BRANDS)[CardPaymentMethodTypeId]['code'];
+  /** The spec's CardType: American Express, Mastercard, Visa, Discover, Diners Club (and JCB). */
+  cardType: string;
+  cvvLength: 3 | 4;
+}
+
+/** card-validator's type names of the brands we accept. */
+const BY_LIBRARY_TYPE: Record<string, CardPaymentMethodTypeId> = {
+  'american-express': 1,
+  mastercard: 2,
+  visa: 3,
+  discover: 4,
+  'diners-club': 5,
+  jcb: 6,
+};
+
+export const ACCEPTED_BRANDS_TEXT = 'American Express, Mastercard, Visa, Discover, Diners Club or JCB';
+
+export function cardBrand(paymentMethodTypeId: CardPaymentMethodTypeId): CardBrand {
+  const b = CARD_BRANDS[paymentMethodTypeId];
+  return { paymentMethodTypeId, code: b.code, cardType: b.cardType, cvvLength: b.cvvLength };
+}
+
+export type CardField = 'number' | 'expMonth' | 'expYear' | 'expiry' | 'cvv';
+export type CardProblemKind = 'required' | 'format' | 'length' | 'checksum' | 'brand' | 'expired';
+
+export interface CardProblem {
+  /** Which input it concerns; `expiry` is the month and year together (an expired card). */
+  field: CardField;
+  kind: CardProblemKind;
+  /** Follows the field's name: `'CardNum' ${message}.` */
+  message: string;
+}
+
+/** Spaces and dashes are how people write card numbers; they are not part of it. */
+export function normalizeCardNumber(raw: string): string {
+  return raw.replace(/[\s-]+/g, '');
+}
+
+/** The Luhn (mod 10) check over a string of digits. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** The brand of a card number (digits only) by its prefix, when it is one we accept. */
+export function detectBrand(digits: string): CardBrand | undefined {
+  const card = cardValidator.number(digits, { maxLength: 19 }).card;
+  const id = card ? BY_LIBRARY_TYPE[card.type] : undefined;
+  return id === undefined ? undefined : cardBrand(id);
+}
+
+export type CardNumberCheck =
+  | { ok: true; number: string; brand: CardBrand; last4: string }
+  | { ok: false; problem: CardProblem };
+
+/** Normalizes and checks a card number: digits, length, Luhn, an accepted brand. */
+export function checkCardNumber(raw: string | undefined | null): CardNumberCheck {
+  const fail = (kind: CardProblemKind, message: string): CardNumberCheck => ({ ok: false, problem: { field: 'number', kind, message } });
+  const number = normalizeCardNumber(raw ?? '');
+  if (number === '') return fail('required', 'is required');
+  if (!/^\d+$/.test(number)) return fail('format', 'must contain only digits (spaces and dashes are ignored)');
+  if (number.length < 12 || number.length > 19) return fail('length', 'must have 12 to 19 digits');
+  if (!luhnValid(number)) return fail('checksum', 'is not a valid card number');
+  const brand = detectBrand(number);
+  if (!brand) return fail('brand', `is not a card we accept (${ACCEPTED_BRANDS_TEXT})`);
+  const verdict = cardValidator.number(number, { maxLength: 19 });
+  if (!verdict.isValid) return fail('length', `has the wrong number of digits for a ${brand.cardType} card`);
+  return { ok: true, number, brand, last4: number.slice(-4) };
+}
+
+export const MONTH = /^(0[1-9]|1[0-2])$/;
+export const TWO_DIGIT_YEAR = /^\d{2}$/;
+
+/**
+ * Checks a two-digit month (01-12) and two-digit year, and that the card has not expired: a card
+ * is valid through the last day of its month. `now` is compared in UTC.
+ */
+export function checkExpiry(expMonth: string | undefined | null, expYear: string | undefined | null, now: Date): CardProblem[] {
+  const problems: CardProblem[] = [];
+  const month = (expMonth ?? '').trim();
+  const year = (expYear ?? '').trim();
+  if (month === '') problems.push({ field: 'expMonth', kind: 'required', message: 'is required' });
+  else if (!MONTH.test(month)) problems.push({ field: 'expMonth', kind: 'format', message: 'must be a two-digit month from 01 to 12' });
+  if (year === '') problems.push({ field: 'expYear', kind: 'required', message: 'is required' });
+  else if (!TWO_DIGIT_YEAR.test(year)) problems.push({ field: 'expYear', kind: 'format', message: 'must be a two-digit year' });
+  if (problems.length === 0 && isExpired(month, year, now)) {
+    problems.push({ field: 'expiry', kind: 'expired', message: 'is in the past: the card has expired' });
+  }
+  return problems;
+}
+
+/** The card expired at the end of its month (month "01"-"12", year "00"-"99" meaning 2000-2099). */
+export function isExpired(month: string, year: string, now: Date): boolean {
+  const expires = (2000 + Number(year)) * 12 + Number(month);
+  const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
+  return current > expires;
+}
+
+/** MMYY (the gateway's CcExpDate) into month and year, or undefined when it is not four digits with a valid month. */
+export function parseMmYy(text: string): { expMonth: string; expYear: string } | undefined {
+  const m = /^(\d{2})(\d{2})$/.exec(text.trim());
+  if (!m || !MONTH.test(m[1]!)) return undefined;
+  return { expMonth: m[1]!, expYear: m[2]! };
+}
+
+/** CVV: 3 digits, 4 for American Express. Absent is fine unless `required`. */
+export function checkCvv(cvv: string | undefined | null, brand: CardBrand | undefined, required = false): CardProblem | undefined {
+  const value = (cvv ?? '').trim();
+  if (value === '') return required ? { field: 'cvv', kind: 'required', message: 'is required' } : undefined;
+  const length = brand?.cvvLength;
+  if (!/^\d+$/.test(value)) return { field: 'cvv', kind: 'format', message: 'must contain only digits' };
+  if (length === undefined) {
+    return value.length === 3 || value.length === 4 ? undefined : { field: 'cvv', kind: 'length', message: 'must have 3 or 4 digits' };
+  }
+  if (value.length !== length) {
+    return { field: 'cvv', kind: 'length', message: `must have ${length} digits for ${brand!.cardType === 'American Express' ? 'an' : 'a'} ${brand!.cardType} card` };
+  }
+  return undefined;
+}
