@@ -42,6 +42,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
   }) as unknown as FastifyInstance;
 
+  services.payments.useLogger(app.log);
   const routes = new RouteTable();
   routes.track(app);
   app.addHook('onRequest', async (request, reply) => {

@@ -5,6 +5,7 @@ import { requireAccessToken } from './auth.ts';
 import { apiErrorHandler } from './error-handler.ts';
 import { feeRoutes } from './fees.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
+import { paymentRoutes } from './payments.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { sessionRoutes } from './session.ts';
 import { authenticatedErrors } from './wire.ts';
@@ -21,6 +22,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);
   processorPaymentMethodRoutes(app, services);
+  paymentRoutes(app, services);
   feeRoutes(app, services);
 
   opts.extraRoutes?.(app);

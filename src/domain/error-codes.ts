@@ -24,6 +24,22 @@ export const ErrorCode = {
   FeePaymentMethodTypeConflict: 2002,
   /** Fees: the calculation cannot give a usable amount (beyond the largest amount handled). */
   FeeCalculationFailed: 2003,
+  /** Payments: the card number fails Luhn, or its brand is not accepted. */
+  CardNumberInvalid: 3000,
+  /** Payments: the card has expired. */
+  CardExpired: 3001,
+  /** Payments: the routing (transit, BSB) number is invalid for the account's country. */
+  RoutingNumberInvalid: 3002,
+  /** Payments: a for-profit partner must name its processor (ProcessorGuid). */
+  ProcessorRequired: 3003,
+  /** Payments: a processor, charity, organization, integration source or token that is not the partner's. */
+  UnknownReference: 3004,
+  /** Payments: the processor does not accept this payment method (card brand, ACH, wallet). */
+  PaymentMethodNotAccepted: 3005,
+  /** Payments: the partner's contract has no fee schedule for a line's TransactionSourceGroupId. */
+  NoFeeSchedule: 3006,
+  /** Payments: the account number is invalid for the account's country. */
+  AccountNumberInvalid: 3007,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

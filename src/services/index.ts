@@ -5,6 +5,7 @@ import type { Store } from '../store/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from '../processors/registry.ts';
 import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
+import { PaymentService } from './payments.ts';
 import { ProcessorService } from './processors.ts';
 import { SessionService } from './sessions.ts';
 import { TokenService } from './tokens.ts';
@@ -23,6 +24,7 @@ export interface Services {
   fees: FeeService;
   vault: Vault;
   tokens: TokenService;
+  payments: PaymentService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
@@ -35,5 +37,6 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens };
+  const payments = new PaymentService({ db: store.db, clock, ids, fees, processors, adapters: processorAdapters, tokens });
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments };
 }

@@ -9,8 +9,8 @@ import { feeSchedules, integrationSources, organizations, partners, processors }
 import { NotFoundError } from './errors.ts';
 import type { SessionService } from './sessions.ts';
 
-/** Payment method types a new simulator processor accepts: every card brand and ACH. */
-export const DEFAULT_PAYMENT_METHOD_TYPES = [1, 2, 3, 4, 5, 6, 7];
+/** Payment method types a new simulator processor accepts: every card brand, ACH and both wallets. */
+export const DEFAULT_PAYMENT_METHOD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 export class OperatorInputError extends Error {}
 

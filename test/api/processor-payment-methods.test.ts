@@ -19,6 +19,8 @@ const ALL = [
   { PaymentMethodTypeId: 5, PaymentMethodTypeValue: 'DINERSCLUB' },
   { PaymentMethodTypeId: 6, PaymentMethodTypeValue: 'JCB' },
   { PaymentMethodTypeId: 7, PaymentMethodTypeValue: 'ACH' },
+  { PaymentMethodTypeId: 8, PaymentMethodTypeValue: 'WALLET_A' },
+  { PaymentMethodTypeId: 9, PaymentMethodTypeValue: 'WALLET_B' },
 ];
 
 describe('GET /api/processorPaymentMethodTypes', () => {

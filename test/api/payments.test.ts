@@ -1,0 +1,460 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { expectDocumented } from '../helpers/openapi.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+type Body = Record<string, unknown>;
+
+const card = (overrides: Body = {}): Body => ({
+  CardNum: '4242 4242 4242 4242',
+  ExpMonth: '12',
+  ExpYear: '30',
+  CVNum: '123',
+  NameOnCard: 'Ada Lovelace',
+  Email: 'ada@example.org',
+  IpAddress: '203.0.113.9',
+  Zip: '12345',
+  Street: '1 Main St',
+  FirstName: 'Ada',
+  LastName: 'Lovelace',
+  Transactions: [{ TransactionSourceGroupId: '1', Amount: '100.00' }],
+  ...overrides,
+});
+
+const ach = (overrides: Body = {}): Body => ({
+  CheckRoutingNumber: '110000000',
+  CheckAccountNumber: '000123456789',
+  CheckAccountTypeId: '1',
+  CheckTypeId: '1',
+  NameOnCheck: 'Ada Lovelace',
+  State: 'NY',
+  Email: 'ada@example.org',
+  IpAddress: '203.0.113.9',
+  Transactions: [{ TransactionSourceGroupId: '1', Amount: '50.00' }],
+  ...overrides,
+});
+
+const pay = (body: Body, partner = ctx.nonProfit) => ctx.as(partner, { method: 'POST', url: '/api/payment', payload: body });
+const payAch = (body: Body, partner = ctx.nonProfit) => ctx.as(partner, { method: 'POST', url: '/api/paymentAch', payload: body });
+const paymentCount = async () => Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments'))[0]!.n);
+let tranSeq = 0;
+const newTranId = () => `order-${Date.now()}-${++tranSeq}`;
+
+describe('POST /api/payment', () => {
+  it('charges an approved card: 201 with every field of the payment response', async () => {
+    const res = await pay(card({ TranId: newTranId(), City: 'Albany', State: 'ny', Country: 'US', BillingDescriptor: 'DEMO*DONATION' }));
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      Successful: true,
+      Message: 'Approved',
+      ResponseCode: '0',
+      PaymentResult: 3,
+      ProcessStatus: 2,
+      TotalAmount: 100,
+      TotalSurcharge: null,
+      AVSStreetStatus: 'Match',
+      AVSZipStatus: 'Match',
+      AVSResponse: 'Y',
+      CVVResponse: 'M',
+      CardNum: '4242',
+      CardType: 'Visa',
+      ExpMonth: '12',
+      ExpYear: '30',
+      Currency: 'USD',
+      PaymentMethodTypeId: 3,
+      FirstName: 'Ada',
+      LastName: 'Lovelace',
+      EmailAddress: 'ada@example.org',
+      PostalCode: '12345',
+      AddressLine1: '1 Main St',
+      City: 'Albany',
+      ProvinceCode: 'NY',
+      CountryCode: 'US',
+      CheckAccountNum: null,
+      TokenGuid: null,
+      ExternalCardToken: null,
+      ProcessorGuid: ctx.nonProfit.processorId,
+      OrganizationGuid: ctx.nonProfit.organizationId,
+      PaymentDate: ctx.clock.now().toISOString(),
+    });
+    expect(body.AuthCode).toMatch(/^[0-9A-F]{6}$/);
+    expect(body.TransactionId).toMatch(/^SIM\d{15}$/);
+    expect(body.PaymentGuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number.isInteger(body.PaymentId)).toBe(true);
+    expect(body.TransactionFees).toHaveLength(1);
+    await expectDocumented(ctx.app, 'POST', '/api/payment', res);
+  });
+
+  it('sets CardType from the number whatever the client sent', async () => {
+    const res = await pay(card({ CardNum: '378282246310005', CVNum: '1234', CardType: 'Visa' }));
+    expect(res.json()).toMatchObject({ CardType: 'American Express', PaymentMethodTypeId: 1, CardNum: '0005' });
+  });
+
+  it('charges the same fees as GET /api/fee quotes for the same input', async () => {
+    const lines = [{ TransactionSourceGroupId: '1', Amount: '100.00', PayFee: true, Tip: '5.00', Tax: '2.50', CommissionRateOverride: '3' }];
+    const res = await pay(card({ Transactions: lines }));
+    const quote = await ctx.as(ctx.nonProfit, {
+      method: 'GET',
+      url: '/api/fee?Amount=100.00&TransactionSourceGroupId=1&PayFee=true&Tip=5.00&Tax=2.50&CommissionRateOverride=3&PaymentMethodTypeId=3',
+    });
+    expect(quote.statusCode).toBe(200);
+    expect(res.json().TransactionFees[0]).toEqual(quote.json());
+    expect(res.json().TotalAmount).toBe(quote.json().PaymentAmount);
+  });
+
+  it('adds ShippingFee and Surcharge to the total and only reports TaxableBenefit', async () => {
+    const res = await pay(card({ ShippingFee: '4.95', Surcharge: '3.00', TaxableBenefit: '25.00' }));
+    expect(res.json()).toMatchObject({ TotalAmount: 107.95, TotalSurcharge: 3 });
+    const row = await ctx.store.sql.query<{ taxable_benefit_cents: number }>('SELECT taxable_benefit_cents FROM payments WHERE id = $1', [res.json().PaymentGuid]);
+    expect(Number(row[0]!.taxable_benefit_cents)).toBe(2500);
+  });
+
+  it('sums several lines, with the flat fees once', async () => {
+    const res = await pay(card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00' }, { TransactionSourceGroupId: '4', Amount: '20.00', ExternalLineId: 'ticket-1' }] }));
+    const fees = res.json().TransactionFees;
+    expect(fees.map((f: { PerTransFee: number }) => f.PerTransFee)).toEqual([0.3, 0]);
+    expect(res.json().TotalAmount).toBe(30);
+  });
+
+  it('defaults the currency from the country', async () => {
+    expect((await pay(card({ Country: 'CA', Zip: 'K1A 0B1', State: 'ON' }))).json().Currency).toBe('CAD');
+    expect((await pay(card({ Country: 'AU', Zip: '2000', State: 'NSW' }))).json().Currency).toBe('AUD');
+    expect((await pay(card({ Currency: 'cad' }))).json().Currency).toBe('CAD');
+  });
+
+  it.each([
+    ['4000000000000002', '12', 'Declined'],
+    ['4000000000009995', '50', 'Insufficient funds'],
+    ['4000000000000069', '24', 'Invalid expiration date'],
+    ['4000000000000127', '12', 'Declined: incorrect CVV'],
+    ['4000000000000119', '99', 'Processing error'],
+    ['4000000000000101', '12', 'Declined: CVV check failed'],
+  ])('records a declined attempt for %s (201, Successful false, code %s)', async (number, code, message) => {
+    const res = await pay(card({ CardNum: number }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ Successful: false, ResponseCode: code, Message: message, PaymentResult: 4, ProcessStatus: 5, AuthCode: null });
+    await expectDocumented(ctx.app, 'POST', '/api/payment', res);
+  });
+
+  it('reports AVS and CVV results of the simulator', async () => {
+    expect((await pay(card({ CardNum: '4000000000000010' }))).json()).toMatchObject({ Successful: true, AVSResponse: 'N' });
+    expect((await pay(card({ CardNum: '4000000000000036' }))).json()).toMatchObject({ Successful: true, AVSResponse: 'A' });
+    expect((await pay(card({ CardNum: '4000000000000101', CVNum: undefined }))).json()).toMatchObject({ Successful: true, CVVResponse: 'P' });
+  });
+
+  it('takes a wallet transaction without card data', async () => {
+    const res = await pay(card({ CardNum: undefined, ExpMonth: undefined, ExpYear: undefined, CVNum: undefined, PaymentMethodTypeId: '8', ExternalPaymentData: 'opaque-wallet-blob' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ Successful: true, PaymentMethodTypeId: 8, CardNum: null, CardType: 'Undefined', CVVResponse: null });
+  });
+
+  it('tokenizes an approved card and returns the gateway keys', async () => {
+    const res = await pay(card({ Tokenize: true, ExternalConstituentId: 'donor-42' }));
+    const body = res.json();
+    expect(body.TokenGuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.ExternalCardToken).toMatch(/^\d+$/);
+    expect(body.ExternalCustomerId).toMatch(/^\d+$/);
+    expect(body.ExternalConstituentId).toBe('donor-42');
+    const token = await ctx.services.tokens.find(ctx.nonProfit.ClientId, body.ExternalCardToken);
+    expect(token).toMatchObject({ id: body.TokenGuid, kind: 'card', last4: '4242', paymentMethodTypeId: 3, externalConstituentId: 'donor-42' });
+    expect(await ctx.services.tokens.find(ctx.forProfit.ClientId, body.TokenGuid)).toBeUndefined();
+  });
+
+  it('does not tokenize a declined card', async () => {
+    const res = await pay(card({ CardNum: '4000000000000002', Tokenize: true }));
+    expect(res.json()).toMatchObject({ Successful: false, TokenGuid: null, ExternalCardToken: null });
+  });
+
+  it('answers 201 with a general error when the processor cannot be reached, and records it', async () => {
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale;
+    adapter.sale = async () => {
+      throw new Error('connection reset by the bank 4242424242424242');
+    };
+    try {
+      const res = await pay(card());
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', PaymentResult: 4, ProcessStatus: 1 });
+      expect(ctx.logs.join('')).not.toContain('4242424242424242');
+    } finally {
+      adapter.sale = sale;
+    }
+  });
+});
+
+describe('POST /api/paymentAch', () => {
+  it('debits an approved account', async () => {
+    const res = await payAch(ach({ CheckNumber: '1001' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      Successful: true,
+      PaymentMethodTypeId: 7,
+      CheckAccountNum: '6789',
+      CardNum: null,
+      CardType: null,
+      AVSResponse: null,
+      CVVResponse: null,
+      ProvinceCode: 'NY',
+      CountryCode: 'US',
+      TotalAmount: 50,
+    });
+    const fees = res.json().TransactionFees[0];
+    expect(fees).toMatchObject({ CardFeeRate: 0, CardFeeAmount: 0, AchFeeRate: 0.8, AchFeeAmount: 0.4 });
+    await expectDocumented(ctx.app, 'POST', '/api/paymentAch', res);
+  });
+
+  it.each([
+    ['000111111116', '23'],
+    ['000111111113', '12'],
+    ['000222222227', '50'],
+    ['000333333335', '12'],
+  ])('records a returned account %s (code %s)', async (account, code) => {
+    const res = await payAch(ach({ CheckAccountNumber: account }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ Successful: false, ResponseCode: code, PaymentResult: 4, ProcessStatus: 5 });
+  });
+
+  it('takes Canadian and Australian accounts', async () => {
+    expect((await payAch(ach({ Country: 'CA', CheckRoutingNumber: '000112345', CheckAccountNumber: '1234567', State: 'ON', Zip: 'M5V 2T6' }))).json()).toMatchObject({ Successful: true, Currency: 'CAD' });
+    expect((await payAch(ach({ Country: 'AU', CheckRoutingNumber: '062000', CheckAccountNumber: '123', State: 'NSW', Zip: '2000' }))).json()).toMatchObject({ Successful: true, Currency: 'AUD' });
+  });
+
+  it('tokenizes the account on request', async () => {
+    const res = await payAch(ach({ Tokenize: true }));
+    expect(res.json().ExternalCheckToken).toMatch(/^\d+$/);
+    expect(res.json().ExternalCardToken).toBeNull();
+    const token = await ctx.services.tokens.find(ctx.nonProfit.ClientId, res.json().TokenGuid);
+    expect(token).toMatchObject({ kind: 'bank', last4: '6789', routingNumber: '110000000' });
+  });
+});
+
+describe('validation: 400 with one BrokenRule per broken field, and nothing recorded', () => {
+  const cases: [string, Body, string, RegExp][] = [
+    ['CardNum not Luhn', card({ CardNum: '4242424242424241' }), 'CardNum', /not a valid card number/],
+    ['CardNum letters', card({ CardNum: '4242-4242-abcd-4242' }), 'CardNum', /only digits/],
+    ['CardNum over 30 chars', card({ CardNum: '4'.repeat(31) }), 'CardNum', /at most 30 characters/],
+    ['CardNum missing', card({ CardNum: undefined }), 'CardNum', /is required/],
+    ['ExpMonth 13', card({ ExpMonth: '13' }), 'ExpMonth', /01 to 12/],
+    ['ExpYear four digits', card({ ExpYear: '2030' }), 'ExpYear', /at most 2 characters/],
+    ['expired card', card({ ExpMonth: '10', ExpYear: '26' }), 'ExpYear', /expired/],
+    ['CVNum of 2 digits', card({ CVNum: '12' }), 'CVNum', /3 digits/],
+    ['CVNum of 4 digits on a Visa', card({ CVNum: '1234' }), 'CVNum', /3 digits/],
+    ['CVNum of 3 digits on an Amex', card({ CardNum: '378282246310005', CVNum: '123' }), 'CVNum', /4 digits/],
+    ['NameOnCard missing', card({ NameOnCard: undefined }), 'NameOnCard', /required/],
+    ['NameOnCard of 26', card({ NameOnCard: 'x'.repeat(26) }), 'NameOnCard', /at most 25/],
+    ['Zip not US', card({ Zip: '1234', Country: 'US' }), 'Zip', /US postal code/],
+    ['Zip not CA', card({ Zip: '12345', Country: 'CA' }), 'Zip', /CA postal code/],
+    ['Zip of no form', card({ Zip: 'ABCDE' }), 'Zip', /US .* Canadian .* Australian/],
+    ['State of 3 letters in the US', card({ State: 'NYC' }), 'State', /2-letter US state/],
+    ['Email missing', card({ Email: undefined }), 'Email', /required/],
+    ['Email invalid', card({ Email: 'ada@' }), 'Email', /valid email/],
+    ['Email over 100', card({ Email: `${'a'.repeat(95)}@b.com` }), 'Email', /at most 100/],
+    ['IpAddress missing', card({ IpAddress: undefined }), 'IpAddress', /required/],
+    ['IpAddress invalid', card({ IpAddress: '300.1.1.1' }), 'IpAddress', /IPv4 or IPv6/],
+    ['Country of 3 letters', card({ Country: 'USA' }), 'Country', /at most 2/],
+    ['Currency invalid', card({ Currency: 'U$D' }), 'Currency', /3-letter currency/],
+    ['ShippingFee not an amount', card({ ShippingFee: 'abc' }), 'ShippingFee', /amount such as/],
+    ['ShippingFee over 7 chars', card({ ShippingFee: '12345.00' }), 'ShippingFee', /at most 7/],
+    ['Surcharge with 3 decimals', card({ Surcharge: '1.234' }), 'Surcharge', /at most 2 decimals/],
+    ['TaxableBenefit negative', card({ TaxableBenefit: '-5' }), 'TaxableBenefit', /negative/],
+    ['TranId over 100', card({ TranId: 't'.repeat(101) }), 'TranId', /at most 100/],
+    ['BillingDescriptor over 22', card({ BillingDescriptor: 'd'.repeat(23) }), 'BillingDescriptor', /at most 22/],
+    ['ExternalEventId over 10', card({ ExternalEventId: 'e'.repeat(11) }), 'ExternalEventId', /at most 10/],
+    ['ExternalConstituentId over 200', card({ ExternalConstituentId: 'c'.repeat(201) }), 'ExternalConstituentId', /at most 200/],
+    ['ExternalPaymentData over 5000', card({ PaymentMethodTypeId: '9', ExternalPaymentData: 'w'.repeat(5001) }), 'ExternalPaymentData', /at most 5000/],
+    ['ProcessorGuid malformed', card({ ProcessorGuid: 'abc' }), 'ProcessorGuid', /GUID/],
+    ['CharityId malformed', card({ CharityId: '123' }), 'CharityId', /GUID/],
+    ['Transactions missing', card({ Transactions: undefined }), 'Transactions', /required/],
+    ['Transactions empty', card({ Transactions: [] }), 'Transactions', /at least 1/],
+    ['line group unknown', card({ Transactions: [{ TransactionSourceGroupId: '13', Amount: '1' }] }), 'Transactions[0].TransactionSourceGroupId', /1 to 12/],
+    ['line amount zero', card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '0' }] }), 'Transactions[0].Amount', /greater than 0/],
+    ['line amount text', card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '1e5' }] }), 'Transactions[0].Amount', /amount such as/],
+    ['line group 12 for a non-profit', card({ Transactions: [{ TransactionSourceGroupId: '12', Amount: '10' }] }), 'Transactions[0].TransactionSourceGroupId', /must not be 12/],
+    ['PaymentMethodTypeId a brand', card({ PaymentMethodTypeId: '3' }), 'PaymentMethodTypeId', /8 \(wallet A\) or 9/],
+    ['wallet without data', card({ CardNum: undefined, PaymentMethodTypeId: '8' }), 'ExternalPaymentData', /required/],
+    ['Tokenize with a wallet', card({ PaymentMethodTypeId: '8', ExternalPaymentData: 'x', Tokenize: true }), 'Tokenize', /wallet/],
+  ];
+
+  it.each(cases)('%s', async (_name, body, field, message) => {
+    const before = await paymentCount();
+    const res = await pay(body);
+    expect(res.statusCode).toBe(400);
+    const rules = res.json() as { ErrorCode: number; Message: string }[];
+    const rule = rules.find((r) => r.Message.startsWith(`'${field}'`));
+    expect(rule, JSON.stringify(rules)).toBeDefined();
+    expect(rule!.Message).toMatch(message);
+    expect(rules.filter((r) => r.Message.startsWith(`'${field}'`))).toHaveLength(1);
+    expect(await paymentCount()).toBe(before);
+    await expectDocumented(ctx.app, 'POST', '/api/payment', res);
+  });
+
+  const achCases: [string, Body, string, RegExp][] = [
+    ['routing checksum', ach({ CheckRoutingNumber: '110000001' }), 'CheckRoutingNumber', /checksum/],
+    ['routing range', ach({ CheckRoutingNumber: '990000001' }), 'CheckRoutingNumber', /ABA range/],
+    ['routing of 8 digits', ach({ CheckRoutingNumber: '11000000' }), 'CheckRoutingNumber', /9 digits/],
+    ['CA transit without leading 0', ach({ Country: 'CA', State: 'ON', CheckRoutingNumber: '100112345', CheckAccountNumber: '1234567' }), 'CheckRoutingNumber', /0, the 3-digit institution/],
+    ['AU BSB of 5 digits', ach({ Country: 'AU', State: 'NSW', CheckRoutingNumber: '06200', CheckAccountNumber: '1234' }), 'CheckRoutingNumber', /6-digit BSB/],
+    ['US account of 7 digits', ach({ CheckAccountNumber: '1234567' }), 'CheckAccountNumber', /8 to 12 digits/],
+    ['CA account of 13 digits', ach({ Country: 'CA', State: 'ON', CheckRoutingNumber: '000112345', CheckAccountNumber: '1234567890123' }), 'CheckAccountNumber', /7 to 12 digits/],
+    ['AU account of 10 digits', ach({ Country: 'AU', State: 'NSW', CheckRoutingNumber: '062000', CheckAccountNumber: '1234567890' }), 'CheckAccountNumber', /3 to 9 digits/],
+    ['account over 20 chars', ach({ CheckAccountNumber: '1'.repeat(21) }), 'CheckAccountNumber', /at most 20/],
+    ['account type 3', ach({ CheckAccountTypeId: '3' }), 'CheckAccountTypeId', /1 \(Checking\) or 2 \(Savings\)/],
+    ['check type 4', ach({ CheckTypeId: '4' }), 'CheckTypeId', /Personal/],
+    ['NameOnCheck missing', ach({ NameOnCheck: undefined }), 'NameOnCheck', /required/],
+    ['State missing', ach({ State: undefined }), 'State', /required/],
+    ['PaymentMethodTypeId not 7', ach({ PaymentMethodTypeId: '3' }), 'PaymentMethodTypeId', /7 \(ACH\)/],
+    ['country without ACH', ach({ Country: 'FR', Zip: undefined }), 'Country', /US, CA or AU/],
+    ['CheckNumber not digits', ach({ CheckNumber: 'A12' }), 'CheckNumber', /digits/],
+  ];
+
+  it.each(achCases)('ACH: %s', async (_name, body, field, message) => {
+    const before = await paymentCount();
+    const res = await payAch(body);
+    expect(res.statusCode).toBe(400);
+    const rules = res.json() as { Message: string }[];
+    const rule = rules.find((r) => r.Message.startsWith(`'${field}'`));
+    expect(rule, JSON.stringify(rules)).toBeDefined();
+    expect(rule!.Message).toMatch(message);
+    expect(await paymentCount()).toBe(before);
+    await expectDocumented(ctx.app, 'POST', '/api/paymentAch', res);
+  });
+
+  it('reports every broken field at once', async () => {
+    const res = await pay({ CardNum: '1234', ExpMonth: '00', Email: 'x', Transactions: [{ TransactionSourceGroupId: '1', Amount: '-1' }] });
+    const fields = (res.json() as { Message: string }[]).map((r) => /^'([^']+)'/.exec(r.Message)?.[1]).sort();
+    expect(fields).toEqual(['CardNum', 'Email', 'ExpMonth', 'ExpYear', 'IpAddress', 'NameOnCard', 'Transactions[0].Amount'].sort());
+  });
+
+  it('binds property names case-insensitively', async () => {
+    const res = await pay({ cardnum: '4242424242424242', expmonth: '12', expyear: '30', nameoncard: 'A', email: 'a@b.co', ipaddress: '::1', transactions: [{ transactionsourcegroupid: '1', amount: '5' }] });
+    expect(res.statusCode).toBe(201);
+  });
+});
+
+describe('partners and their references', () => {
+  const merchantLines = [{ TransactionSourceGroupId: '12', Amount: '20.00' }];
+
+  it('requires ProcessorGuid from a for-profit partner and group 12', async () => {
+    const without = await pay(card({ Transactions: merchantLines }), ctx.forProfit);
+    expect(without.statusCode).toBe(400);
+    expect(without.json()[0].Message).toMatch(/'ProcessorGuid' is required for a for-profit partner/);
+    const ok = await pay(card({ Transactions: merchantLines, ProcessorGuid: ctx.forProfit.processorId }), ctx.forProfit);
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().TransactionFees[0]).toMatchObject({ TotalCommissionAmount: 0, CardFeeAmount: 0.58 });
+    expect(ok.json().OrganizationGuid).toBeNull();
+    const wrongGroup = await pay(card({ ProcessorGuid: ctx.forProfit.processorId }), ctx.forProfit);
+    expect(wrongGroup.statusCode).toBe(400);
+    expect(wrongGroup.json()[0].Message).toMatch(/must be 12/);
+  });
+
+  it("refuses another partner's processor, integration source and organization with a 400", async () => {
+    const cases: [Body, string][] = [
+      [{ ProcessorGuid: ctx.forProfit.processorId }, 'ProcessorGuid'],
+      [{ IntegrationSource: ctx.forProfit.integrationSourceId }, 'IntegrationSource'],
+      [{ OrganizationGuid: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }, 'OrganizationGuid'],
+      [{ CharityId: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }, 'CharityId'],
+      [{ MKey: 'demo-merchant-simulator' }, 'MKey'],
+    ];
+    for (const [overrides, field] of cases) {
+      const before = await paymentCount();
+      const res = await pay(card(overrides));
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json()[0]).toMatchObject({ ErrorCode: 3004 });
+      expect(res.json()[0].Message).toMatch(new RegExp(`^'${field}'`));
+      expect(await paymentCount()).toBe(before);
+    }
+  });
+
+  it("refuses a processor that does not accept the card's brand", async () => {
+    const visaOnly = await ctx.services.partners.createProcessor(ctx.nonProfit.ClientId, { name: 'Visa only', paymentMethodTypes: [3], isDefault: false });
+    const res = await pay(card({ CardNum: '5555555555554444', ProcessorGuid: visaOnly }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()[0]).toMatchObject({ ErrorCode: 3005 });
+    expect((await pay(card({ ProcessorGuid: visaOnly }))).statusCode).toBe(201);
+  });
+
+  it('refuses a line whose group has no schedule in the contract', async () => {
+    const res = await pay(card({ Transactions: [{ TransactionSourceGroupId: '11', Amount: '10' }] }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()[0]).toMatchObject({ ErrorCode: 3006 });
+  });
+});
+
+describe('duplicate checking', () => {
+  it('does not process a TranId of an earlier successful payment of the same integration source', async () => {
+    const tranId = newTranId();
+    const first = await pay(card({ TranId: tranId }));
+    expect(first.json().Successful).toBe(true);
+    const again = await pay(card({ TranId: tranId }));
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toMatchObject({ Successful: false, ProcessStatus: 1, ResponseCode: '-100', PaymentResult: 4, TransactionId: null });
+    expect(again.json().Message).toMatch(/Duplicate transaction/);
+    expect(again.json().PaymentGuid).not.toBe(first.json().PaymentGuid);
+    // The default integration source applied when none was named: naming it is the same.
+    const named = await pay(card({ TranId: tranId, IntegrationSource: ctx.nonProfit.integrationSourceId }));
+    expect(named.json().ResponseCode).toBe('-100');
+  });
+
+  it('lets a declined TranId be tried again', async () => {
+    const tranId = newTranId();
+    expect((await pay(card({ TranId: tranId, CardNum: '4000000000000002' }))).json().Successful).toBe(false);
+    expect((await pay(card({ TranId: tranId }))).json().Successful).toBe(true);
+    expect((await pay(card({ TranId: tranId }))).json().ResponseCode).toBe('-100');
+  });
+
+  it('checks per integration source, and not where checking is off', async () => {
+    const tranId = newTranId();
+    const other = await ctx.services.partners.createIntegrationSource(ctx.nonProfit.ClientId, { name: 'Kiosk', duplicateCheck: true, isDefault: false });
+    const off = await ctx.services.partners.createIntegrationSource(ctx.nonProfit.ClientId, { name: 'Import', duplicateCheck: false, isDefault: false });
+    expect((await pay(card({ TranId: tranId }))).json().Successful).toBe(true);
+    expect((await pay(card({ TranId: tranId, IntegrationSource: other }))).json().Successful).toBe(true);
+    expect((await pay(card({ TranId: tranId, IntegrationSource: off }))).json().Successful).toBe(true);
+    expect((await pay(card({ TranId: tranId, IntegrationSource: off }))).json().Successful).toBe(true);
+    // ACH shares the check with cards.
+    expect((await payAch(ach({ TranId: tranId }))).json().ResponseCode).toBe('-100');
+  });
+
+  it('processes exactly one of many simultaneous requests with one new TranId', async () => {
+    const tranId = newTranId();
+    const results = await Promise.all(Array.from({ length: 12 }, () => pay(card({ TranId: tranId }))));
+    const bodies = results.map((r) => r.json());
+    expect(results.every((r) => r.statusCode === 201)).toBe(true);
+    expect(bodies.filter((b) => b.Successful)).toHaveLength(1);
+    expect(bodies.filter((b) => b.ResponseCode === '-100')).toHaveLength(11);
+    const rows = await ctx.store.sql.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE tran_id = $1 AND transaction_id IS NOT NULL", [tranId]);
+    expect(Number(rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('secrets', () => {
+  it('never writes a card or account number to a log line or a database column', async () => {
+    const pan = '6011000990139424';
+    const account = '987654321012';
+    const cvv = '9731';
+    await pay(card({ CardNum: pan, CVNum: '973', Tokenize: true }));
+    await pay(card({ CardNum: '371449635398431', CVNum: cvv, Tokenize: true }));
+    await payAch(ach({ CheckAccountNumber: account, Tokenize: true }));
+    await pay(card({ CardNum: pan, Email: 'broken' }));
+    const tables = await ctx.store.sql.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    );
+    let dump = '';
+    for (const { table_name } of tables) {
+      const rows = await ctx.store.sql.query<{ r: string }>(`SELECT t::text AS r FROM "${table_name}" t`);
+      dump += rows.map((r) => r.r).join('\n');
+    }
+    expect(dump).toContain('9424');
+    for (const secret of [pan, account, '371449635398431']) {
+      expect(dump).not.toContain(secret);
+      expect(ctx.logs.join('')).not.toContain(secret);
+    }
+    expect(ctx.logs.join('')).not.toContain(`"${cvv}"`);
+    expect(dump).not.toMatch(new RegExp(`[,(]${cvv}[,)]`));
+  });
+});
