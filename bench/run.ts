@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 
 const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }): Promise<unknown> }>> = {
   session: () => import('./session.ts'),
+  payments: () => import('./payments.ts'),
+  fees: () => import('./fees.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });

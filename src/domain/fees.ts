@@ -90,27 +90,78 @@ export class FeeCalculationError extends Error {
   }
 }
 
+/** The rates that follow from one processing rate: the spec's derived override bounds. */
+interface ProcessingRate extends Rate {
+  /** (max - platform) + rate + platform */
+  maxOverrideText: string;
+  /** rate + platform */
+  minOverrideText: string;
+}
+
 /** What a schedule means, worked out once (rates as exact units, their display text). */
 interface CompiledSchedule {
   source: FeeSchedule;
-  card: Percent;
-  cardText: string;
-  platform: Percent;
-  platformText: string;
-  max: Percent;
-  maxText: string;
+  card: ProcessingRate;
+  ach: ProcessingRate;
+  platform: Rate;
+  max: Rate;
   /** max - platform: the partner's share when no override is sent. */
   partnerAtMaxText: string;
-  ach: Percent;
-  achText: string;
   achCap: bigint | null;
+  /** Card fee overrides seen with this schedule, with their derived rates. */
+  cardOverrides: Map<Percent, ProcessingRate>;
+}
+
+function processingRate(rate: Rate, platform: Percent, max: Percent): ProcessingRate {
+  return {
+    ...rate,
+    maxOverrideText: textOf(max - platform + rate.units + platform),
+    minOverrideText: textOf(rate.units + platform),
+  };
 }
 
 const compiled = new WeakMap<FeeSchedule, CompiledSchedule>();
 
-function scheduleRate(s: FeeSchedule, name: string, text: string): Percent {
-  const rate = parsePercent(text);
-  if (rate === undefined || rate < 0n || rate >= WHOLE) {
+/** A rate and its display text. */
+interface Rate {
+  units: Percent;
+  text: string;
+}
+
+/**
+ * Rate texts seen recently ("2.9", an override "3.5"), parsed: contracts and overrides repeat a
+ * handful of values, and parsing is most of the cost of a quote otherwise. Bounded.
+ */
+const rates = new Map<string, Rate | null>();
+const RATES_KEPT = 4_096;
+
+function rateOf(text: string): Rate | undefined {
+  let r = rates.get(text);
+  if (r === undefined) {
+    const units = parsePercent(text);
+    r = units === undefined ? null : { units, text: formatPercent(units) };
+    if (rates.size >= RATES_KEPT) rates.clear();
+    rates.set(text, r);
+  }
+  return r ?? undefined;
+}
+
+/** Display text of computed rates (a clamped override, its partner share), by value. Bounded. */
+const texts = new Map<Percent, string>();
+
+function textOf(units: Percent): string {
+  let t = texts.get(units);
+  if (t === undefined) {
+    t = formatPercent(units);
+    if (texts.size >= RATES_KEPT) texts.clear();
+    texts.set(units, t);
+  }
+  return t;
+}
+
+function scheduleRate(s: FeeSchedule, name: string, text: string): Rate {
+  const rate = rateOf(text);
+  if (rate === undefined || rate.units < 0n || rate.units >= WHOLE) {
     throw new Error(`fee schedule of group ${s.groupId}: ${name} "${text}" is not a percentage from 0 to below 100`);
   }
   return rate;
@@ -124,19 +175,16 @@ function compile(s: FeeSchedule): CompiledSchedule {
   const platform = scheduleRate(s, 'platform commission rate', s.platformCommissionRate);
   const max = scheduleRate(s, 'maximum commission rate', s.maxCommissionRate);
   const ach = scheduleRate(s, 'ACH fee rate', s.achFeeRate);
-  if (platform > max) throw new Error(`fee schedule of group ${s.groupId}: platform commission rate exceeds the maximum`);
+  if (platform.units > max.units) throw new Error(`fee schedule of group ${s.groupId}: platform commission rate exceeds the maximum`);
   c = {
     source: s,
-    card,
-    cardText: formatPercent(card),
+    card: processingRate(card, platform.units, max.units),
+    ach: processingRate(ach, platform.units, max.units),
     platform,
-    platformText: formatPercent(platform),
     max,
-    maxText: formatPercent(max),
-    partnerAtMaxText: formatPercent(max - platform),
-    ach,
-    achText: formatPercent(ach),
+    partnerAtMaxText: textOf(max.units - platform.units),
     achCap: s.achFeeCapCents === null ? null : BigInt(s.achFeeCapCents),
+    cardOverrides: new Map(),
   };
   compiled.set(s, c);
   return c;
@@ -188,31 +236,39 @@ export function quoteLine(
   const base = line.amountCents + line.tipCents + line.taxCents;
 
   // Processing rate: the card rate (or the line's override) for cards, the ACH rate for ACH.
-  let rate: Percent;
-  let rateText: string;
+  let processing: ProcessingRate;
   if (isAch) {
-    rate = s.ach;
-    rateText = s.achText;
+    processing = s.ach;
   } else if (line.cardProcessingFeeOverride !== undefined) {
-    rate = parseLineRate(line.cardProcessingFeeOverride, 'CardProcessingFeeOverride', options.lineIndex);
-    if (rate < 0n || rate >= WHOLE) throw new FeeCalculationError(options.lineIndex ?? 0, 'CardProcessingFeeOverride must be at least 0 and below 100.');
-    rateText = formatPercent(rate);
+    const override = parseLineRate(line.cardProcessingFeeOverride, 'CardProcessingFeeOverride', options.lineIndex);
+    if (override.units < 0n || override.units >= WHOLE) {
+      throw new FeeCalculationError(options.lineIndex ?? 0, 'CardProcessingFeeOverride must be at least 0 and below 100.');
+    }
+    let known = s.cardOverrides.get(override.units);
+    if (!known) {
+      known = processingRate(override, s.platform.units, s.max.units);
+      if (s.cardOverrides.size < 64) s.cardOverrides.set(override.units, known);
+    }
+    processing = known;
   } else {
-    rate = s.card;
-    rateText = s.cardText;
+    processing = s.card;
   }
+  const rate = processing.units;
 
   // Commission: the override clamped into [platform, max]; none means the maximum.
-  let total = s.max;
-  let totalText = s.maxText;
+  const platform = s.platform.units;
+  let total = s.max.units;
+  let totalText = s.max.text;
   let partnerText = s.partnerAtMaxText;
   if (line.commissionRateOverride !== undefined) {
-    total = clampPercent(parseLineRate(line.commissionRateOverride, 'CommissionRateOverride', options.lineIndex), s.platform, s.max);
-    totalText = formatPercent(total);
-    partnerText = formatPercent(total - s.platform);
+    total = clampPercent(parseLineRate(line.commissionRateOverride, 'CommissionRateOverride', options.lineIndex).units, platform, total);
+    if (total !== s.max.units) {
+      totalText = textOf(total);
+      partnerText = textOf(total - platform);
+    }
   }
-  const platformAmount = percentOf(base, s.platform);
-  const partnerAmount = percentOf(base, total - s.platform);
+  const platformAmount = percentOf(base, platform);
+  const partnerAmount = percentOf(base, total - platform);
   const commission = platformAmount + partnerAmount;
 
   const perTransFee = options.chargesFlatFees ? s.source.perTransFeeCents : 0;
@@ -256,24 +312,24 @@ export function quoteLine(
   return {
     transactionSourceGroupId: line.transactionSourceGroupId,
     paymentAmountCents: payment,
-    cardFeeRate: isAch ? '0' : rateText,
+    cardFeeRate: isAch ? '0' : processing.text,
     cardFeeAmountCents: cardFee,
     cardTypeFeeAmountCents: cardTypeFee,
     totalCommissionRate: totalText,
     totalCommissionAmountCents: commission,
     partnerCommissionRate: partnerText,
     partnerCommissionAmountCents: partnerAmount,
-    platformCommissionRate: s.platformText,
+    platformCommissionRate: s.platform.text,
     platformCommissionAmountCents: platformAmount,
     totalFeesCents: commission + cardFee + achFee + perTransFee + cardTypeFee + cardFeeOnFee,
     // As the spec defines them: partner share (at the maximum) + processing rate + platform rate.
-    maxOverridePartnerCommissionRate: formatPercent(s.max - s.platform + rate + s.platform),
-    minOverridePartnerCommissionRate: formatPercent(rate + s.platform),
+    maxOverridePartnerCommissionRate: processing.maxOverrideText,
+    minOverridePartnerCommissionRate: processing.minOverrideText,
     perTransFeeCents: perTransFee,
     tipCents: line.tipCents,
     cardFeeOnFeeAmountCents: cardFeeOnFee,
     taxCents: line.taxCents,
-    achFeeRate: isAch ? s.achText : '0',
+    achFeeRate: isAch ? s.ach.text : '0',
     achFeeAmountCents: achFee,
     externalLineId: line.externalLineId,
   };
@@ -283,8 +339,8 @@ function capped(fee: Cents, cap: bigint | null): Cents {
   return cap !== null && fee > Number(cap) ? Number(cap) : fee;
 }
 
-function parseLineRate(text: string, field: string, lineIndex = 0): Percent {
-  const rate = parsePercent(text);
+function parseLineRate(text: string, field: string, lineIndex = 0): Rate {
+  const rate = rateOf(text);
   // The edge validates these; a caller that did not gets an error, never a guess.
   if (rate === undefined) throw new FeeCalculationError(lineIndex, `${field} "${text}" is not a percentage.`);
   return rate;
