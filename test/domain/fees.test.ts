@@ -115,7 +115,12 @@ describe('more worked examples (docs/fees.md)', () => {
     expect(one(line({ commissionRateOverride: '0.5' }))).toMatchObject({ totalCommissionRate: '1', partnerCommissionRate: '0', totalCommissionAmountCents: 100 });
     expect(one(line({ commissionRateOverride: '-3' }))).toMatchObject({ totalCommissionRate: '1', partnerCommissionAmountCents: 0 });
     expect(one(line({ commissionRateOverride: '12.5' }))).toMatchObject({ totalCommissionRate: '5', partnerCommissionRate: '4', totalCommissionAmountCents: 500 });
-    expect(one(line({ commissionRateOverride: '2.125' }))).toMatchObject({ totalCommissionRate: '2.125', partnerCommissionRate: '1.125', partnerCommissionAmountCents: 113 });
+    expect(one(line({ commissionRateOverride: '2.125' }))).toMatchObject({
+      totalCommissionRate: '2.125',
+      partnerCommissionRate: '1.125',
+      partnerCommissionAmountCents: 113,
+      totalCommissionAmountCents: 213,
+    });
   });
 
   it('6: ACH: the ACH rate, capped, and no card fee; PayFee grosses up to the cap', () => {
@@ -132,6 +137,8 @@ describe('more worked examples (docs/fees.md)', () => {
     });
     const covered = one(line({ amountCents: 100_000, payFee: true }), demo, 7);
     expect(covered).toMatchObject({ paymentAmountCents: 105_530, achFeeAmountCents: 500, cardFeeOnFeeAmountCents: 0, totalFeesCents: 5_530 });
+    // Without the cap the payer would have been charged 1058.77.
+    expect(grossUp(105_030n, parsePercent('0.8')!, null)).toBe(105_877n);
     const small = one(line({ amountCents: 2_000, payFee: true }), demo, 7);
     // Net 20.00 + 1.00 commission + 0.30 = 21.30; the closed form gives 21.48, but 21.47 already
     // nets 21.30 (its fee 0.17176 rounds to 0.17), and 21.46 nets 21.29.
@@ -149,6 +156,7 @@ describe('more worked examples (docs/fees.md)', () => {
       [0, 0],
     ]);
     expect(q.lines[0]!.totalFeesCents).toBe(100 + 58 + 30 + 10); // commission 1.00, card 0.58
+    expect(q.lines[1]!.totalFeesCents).toBe(150 + 87); // commission 1.50, card 0.87
     expect(q.totalPaymentCents).toBe(5_000);
     expect(q.totalFeesCents).toBe(q.lines[0]!.totalFeesCents + q.lines[1]!.totalFeesCents);
     // A brand without a fee in the contract, an unknown brand and ACH pay none.
