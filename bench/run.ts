@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 
 const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }): Promise<unknown> }>> = {
   session: () => import('./session.ts'),
+  payments: () => import('./payments.ts'),
   fees: () => import('./fees.ts'),
 };
 

@@ -1,6 +1,6 @@
 /**
- * A benchmark server: the real app (same plugins, same store kind) plus two probe routes inside
- * surface A, one public and one behind the AccessToken check. Run as a child process so the load
+ * A benchmark server: the real app (same plugins, same store kind) plus probe routes inside
+ * surface A: one public, one behind the AccessToken check, one that does a single INSERT. Run as a child process so the load
  * generator does not share its event loop. Prints "READY <port> <json>" when listening.
  */
 import { buildApp } from '../../src/app.ts';
@@ -17,12 +17,19 @@ const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, confi
 await migrate(store);
 const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
 const partner = await seedTestPartner(services, `Bench Partner ${Date.now()}`, 'non-profit');
+// The baseline of write benchmarks: one INSERT per request into the same database.
+await store.sql.exec('CREATE TABLE IF NOT EXISTS bench_inserts (id uuid PRIMARY KEY, partner_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)');
 const app = await buildApp({
   services,
   logLevel: 'warn',
   extraApiRoutes: (api) => {
     api.get('/probe/open', { config: { public: true } }, async () => ({ ok: true }));
     api.get('/probe/authed', async (request) => ({ ok: true, partner: request.partner.id === partner.ClientId }));
+    api.post('/probe/insert', async (request, reply) => {
+      const id = cryptoIds.uuid();
+      await store.sql.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [id, request.partner.id, JSON.stringify(request.body ?? {})]);
+      return reply.code(201).send({ ok: true, id });
+    });
   },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,76 @@
+/**
+ * npm run bench -- payments
+ * POST /api/payment (approved card, simulator latency 0, 32 connections) against a baseline route
+ * that performs one INSERT into the same database, in one run, on PostgreSQL (a throw-away
+ * database) and then on PGlite. Targets on PostgreSQL: payment throughput >= 40 % of the
+ * baseline's, p99 <= 50 ms, server RSS < 300 MB.
+ */
+import { randomUUID } from 'node:crypto';
+import { withThrowawayDatabase } from './lib/database.ts';
+import { type BenchServer, load, startServer } from './lib/harness.ts';
+
+const CONNECTIONS = 32;
+
+function paymentBody(): string {
+  return JSON.stringify({
+    CardNum: '4242424242424242',
+    ExpMonth: '12',
+    ExpYear: '35',
+    CVNum: '123',
+    NameOnCard: 'Bench Payer',
+    Email: 'payer@example.org',
+    IpAddress: '203.0.113.9',
+    Zip: '12345',
+    Street: '1 Main St',
+    TranId: `bench-${randomUUID()}`,
+    Transactions: [{ TransactionSourceGroupId: '1', Amount: '25.00', PayFee: true }],
+  });
+}
+
+async function measure(server: BenchServer, seconds: number) {
+  const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
+  // A fresh TranId per request: every payment passes the duplicate check's unique index.
+  const payment = {
+    url: `${server.url}/api/payment`,
+    connections: CONNECTIONS,
+    requests: [{ method: 'POST' as const, path: '/api/payment', headers, setupRequest: (req: object) => ({ ...req, body: paymentBody() }) }],
+  };
+  const baseline = { url: `${server.url}/api/probe/insert`, method: 'POST' as const, headers, connections: CONNECTIONS, body: '{"n":1}' };
+  await load({ ...baseline, seconds: 2 });
+  await load({ ...payment, seconds: 2 });
+  const base = await load({ ...baseline, seconds });
+  let peakRss = server.rssMb();
+  const timer = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 250);
+  const pay = await load({ ...payment, seconds });
+  clearInterval(timer);
+  const ratio = pay.requestsPerSec / base.requestsPerSec;
+  return {
+    store: server.info.store,
+    connections: CONNECTIONS,
+    baselineInsert: base,
+    payment: pay,
+    paymentToBaselineRatio: Number(ratio.toFixed(3)),
+    paymentP99Ms: pay.latencyP99Ms,
+    serverPeakRssMb: Math.round(peakRss),
+    meetsTargets: { throughput: ratio >= 0.4, p99: pay.latencyP99Ms <= 50, rss: peakRss < 300 },
+  };
+}
+
+export async function run(options: { seconds: number }) {
+  const postgres = await withThrowawayDatabase('payments', async (url) => {
+    const server = await startServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: '20', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
+    try {
+      return await measure(server, options.seconds);
+    } finally {
+      await server.stop();
+    }
+  });
+  const server = await startServer({ DATABASE_URL: '', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
+  let pglite;
+  try {
+    pglite = await measure(server, options.seconds);
+  } finally {
+    await server.stop();
+  }
+  return { target: 'PostgreSQL: payment >= 40 % of baseline, p99 <= 50 ms, RSS < 300 MB', postgres, pglite };
+}
