@@ -10,7 +10,12 @@ export interface BackgroundJob {
 
 /** The jobs a server process runs beside the HTTP server. */
 export function backgroundJobs(services: Services): BackgroundJob[] {
-  return [{ name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() }];
+  return [
+    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() },
+    // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
+    // injected clock; every process runs it, the batch of a cut-off is closed once.
+    { name: 'settlement', everyMs: 60 * 1000, run: () => services.settlement.settleIfCutoffPassed() },
+  ];
 }
 
 /**

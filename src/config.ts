@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { parseCutoff } from './domain/settlement-cutoff.ts';
 
 /**
  * One typed configuration, read from the environment once. Every variable is listed in the
@@ -25,6 +26,8 @@ export interface Config {
   nodeEnv: string;
   /** Simulated processor latency per call, in milliseconds. */
   simulatorLatencyMs: number;
+  /** Daily settlement cut-off, minutes after midnight UTC (SETTLEMENT_CUTOFF, HH:MM). */
+  settlementCutoffMinutes: number;
   /** Vault key (base64, 32 bytes); unset: a key file generated in `dataDir`. */
   vaultKey: string | undefined;
   /** Older vault keys that still decrypt (comma-separated VAULT_OLD_KEYS). */
@@ -59,6 +62,13 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
 }
 
+function cutoff(env: Env, name: string, fallback: string): number {
+  const raw = env[name]?.trim() || fallback;
+  const minutes = parseCutoff(raw);
+  if (minutes === undefined) throw new ConfigError(`${name} must be a time of day in UTC as HH:MM (00:00-23:59), got "${raw}"`);
+  return minutes;
+}
+
 function base64Key(name: string, value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
@@ -91,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+    settlementCutoffMinutes: cutoff(env, 'SETTLEMENT_CUTOFF', '02:00'),
     vaultKey: base64Key('VAULT_KEY', env.VAULT_KEY),
     vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),
     gatewaySessionTtlMs: int(env, 'GATEWAY_SESSION_TTL', 20, 1, 24 * 60) * 60_000,

@@ -7,6 +7,7 @@ import { feeRoutes } from './fees.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
 import { paymentRoutes } from './payments.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
+import { refundVoidRoutes } from './refund-void.ts';
 import { sessionRoutes } from './session.ts';
 import { authenticatedErrors } from './wire.ts';
 
@@ -23,6 +24,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   sessionRoutes(app, services, services.config);
   processorPaymentMethodRoutes(app, services);
   paymentRoutes(app, services);
+  refundVoidRoutes(app, services);
   feeRoutes(app, services);
 
   opts.extraRoutes?.(app);

@@ -40,6 +40,10 @@ export const ErrorCode = {
   NoFeeSchedule: 3006,
   /** Payments: the account number is invalid for the account's country. */
   AccountNumberInvalid: 3007,
+  /** Refunds and voids: neither PaymentGuid nor PaymentExternalId was given. */
+  PaymentReferenceRequired: 4000,
+  /** Refunds and voids: ProcessorGuid names one of the partner's processors, but not the payment's. */
+  ProcessorNotOfPayment: 4001,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -7,7 +7,9 @@ import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
 import { PaymentService } from './payments.ts';
 import { ProcessorService } from './processors.ts';
+import { RefundVoidService } from './refunds-voids.ts';
 import { SessionService } from './sessions.ts';
+import { SettlementService } from './settlement.ts';
 import { TokenService } from './tokens.ts';
 import { type Vault, vaultFromConfig } from '../vault/vault.ts';
 
@@ -25,6 +27,8 @@ export interface Services {
   vault: Vault;
   tokens: TokenService;
   payments: PaymentService;
+  refundsVoids: RefundVoidService;
+  settlement: SettlementService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
@@ -38,5 +42,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
   const payments = new PaymentService({ db: store.db, clock, ids, fees, processors, adapters: processorAdapters, tokens });
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments };
+  const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
+  const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes });
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement };
 }

@@ -1,7 +1,8 @@
 import type { Command } from '../command.ts';
 import { contractCommands } from './contracts.ts';
 import { partnerCommands } from './partners.ts';
+import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands];

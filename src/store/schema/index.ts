@@ -3,3 +3,4 @@ export * from './foundation.ts';
 export * from './tokens.ts';
 export * from './charities.ts';
 export * from './payments.ts';
+export * from './lifecycle.ts';

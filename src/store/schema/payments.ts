@@ -69,6 +69,10 @@ export const payments = pgTable('payments', {
   gwShield: jsonb('gw_shield').$type<Record<string, string>>(),
   createdAt: ts('created_at').notNull(),
   processedAt: ts('processed_at'),
+  // Settlement, refunds and voids (migrations/0005_lifecycle.sql; the lifecycle feature owns these three).
+  settlementBatchId: uuid('settlement_batch_id'),
+  settledAt: ts('settled_at'),
+  pendingAdjustmentId: uuid('pending_adjustment_id'),
 });
 
 export const paymentLines = pgTable(

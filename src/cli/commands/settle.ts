@@ -1,0 +1,64 @@
+import { formatCents } from '../../domain/money.ts';
+import type { SettlementRun } from '../../services/settlement.ts';
+import { type Command, UsageError } from '../command.ts';
+
+const USAGE = 'settle [--as-of <date-time>]';
+
+/**
+ * `--as-of`: an ISO 8601 date-time with a time of day; without a zone it is UTC (the cut-off is in
+ * UTC too). A bare date is refused: "as of 2026-11-21" could mean its start or its end.
+ */
+export function parseAsOf(text: string): Date {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?$/i.exec(text.trim());
+  const date = m ? new Date(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : undefined;
+  if (!date || Number.isNaN(date.getTime())) {
+    throw new UsageError(`--as-of must be a date-time such as 2026-11-21T02:00:00Z (UTC when no zone is given), got "${text}"\nusage: payments ${USAGE}`);
+  }
+  return date;
+}
+
+function describe(run: SettlementRun): string[] {
+  const b = run.batch;
+  const lines = [
+    run.created
+      ? `Closed settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()}.`
+      : `Settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()} was already closed (at ${b.closedAt.toISOString()}); nothing was changed.`,
+    `  payments settled: ${b.settledCount}   ACH refunds completed: ${b.achRefundsCompleted}`,
+  ];
+  for (const [currency, t] of Object.entries(b.totals).sort(([a], [c]) => a.localeCompare(c))) {
+    lines.push(`  ${currency}: settled ${t.settledCount} for ${formatCents(t.settledCents)}; refunded ${t.refundedCount} for ${formatCents(t.refundedCents)}`);
+  }
+  return lines;
+}
+
+export const settleCommands: Command[] = [
+  {
+    name: 'settle',
+    summary: 'close a settlement batch now: settle every authorized payment up to the moment (--as-of, default now)',
+    usage: USAGE,
+    options: { 'as-of': { type: 'string' } },
+    async run(ctx, args) {
+      const raw = args.values['as-of'];
+      const asOf = typeof raw === 'string' ? parseAsOf(raw) : undefined;
+      const { settlement } = await ctx.services();
+      const run = await settlement.settle({ asOf, trigger: 'operator' });
+      if (ctx.json) {
+        const b = run.batch;
+        return ctx.out(
+          JSON.stringify({
+            created: run.created,
+            batchId: b.id,
+            batchNo: b.batchNo,
+            asOf: b.cutoffAt.toISOString(),
+            closedAt: b.closedAt.toISOString(),
+            trigger: b.trigger,
+            settledCount: b.settledCount,
+            achRefundsCompleted: b.achRefundsCompleted,
+            totals: b.totals,
+          }),
+        );
+      }
+      for (const line of describe(run)) ctx.out(line);
+    },
+  },
+];
