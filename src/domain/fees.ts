@@ -63,7 +63,10 @@ export interface FeeBreakdown {
 
 export interface FeeQuoteInput {
   lines: readonly FeeLineInput[];
-  /** The schedule of every group the lines use. */
+  /**
+   * The schedule of every group the lines use. Schedules are values: what the engine works out
+   * from a schedule object is kept with it, so change a contract by passing a new object.
+   */
   schedules: ReadonlyMap<number, FeeSchedule>;
   /** 1-6: the card brand (decides the card-type fee); 7: ACH; undefined: a card of unknown brand. */
   paymentMethodTypeId?: number;
