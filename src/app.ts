@@ -7,6 +7,7 @@ import { registerOpenApi } from './api/openapi.ts';
 import { sendProblem } from './api/problems.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
 import { loggerOptions } from './logging.ts';
+import { payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
 import type { Services } from './services/index.ts';
 
@@ -54,6 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app, config.publicBaseUrl);
   healthRoutes(app, services.store);
   await app.register(apiPlugin, { prefix: '/api', services, extraRoutes: options.extraApiRoutes });
+  await app.register(payPagePlugin, { prefix: '/paylink', services });
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);

@@ -36,6 +36,14 @@ export interface Config {
   gatewaySessionTtlMs: number;
   /** SOAP gateway: the XML namespace of its operations. */
   soapNamespace: string;
+  /** Pay page: the CSP frame-ancestors source list (FRAME_ANCESTORS); `'none'` forbids embedding. */
+  frameAncestors: string;
+  /** Pay page: submissions per pay link, and per client IP, in any 10 minutes. */
+  payLinkSubmitLimitPerLink: number;
+  payLinkSubmitLimitPerIp: number;
+  /** The provider's name and home address: the pay page's default PoweredByText and PoweredByUrl. */
+  providerName: string;
+  providerUrl: string;
   /** PEM files: set both to serve HTTPS. */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
@@ -69,6 +77,17 @@ function cutoff(env: Env, name: string, fallback: string): number {
   return minutes;
 }
 
+/** A CSP source list for frame-ancestors: 'none', 'self', or http(s) origins (host wildcards allowed). */
+function frameAncestors(env: Env, name: string): string {
+  const raw = env[name]?.trim() || "'none'";
+  const sources = raw.split(/\s+/);
+  const source = /^(?:'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/i;
+  if (sources.includes("'none'") ? sources.length !== 1 : !sources.every((s) => source.test(s))) {
+    throw new ConfigError(`${name} must be 'none', or a space-separated list of 'self' and http(s) origins (https://shop.example, https://*.example.org), got "${raw}"`);
+  }
+  return sources.join(' ');
+}
+
 function base64Key(name: string, value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
@@ -87,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -94,7 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
-    publicBaseUrl: (env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     demo: bool(env, 'DEMO', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
@@ -106,6 +126,11 @@ export function loadConfig(env: Env = process.env): Config {
     vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),
     gatewaySessionTtlMs: int(env, 'GATEWAY_SESSION_TTL', 20, 1, 24 * 60) * 60_000,
     soapNamespace: (env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws').replace(/\/+$/, ''),
+    frameAncestors: frameAncestors(env, 'FRAME_ANCESTORS'),
+    payLinkSubmitLimitPerLink: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_LINK', 10, 1),
+    payLinkSubmitLimitPerIp: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_IP', 30, 1),
+    providerName: env.PROVIDER_NAME?.trim() || 'Payments',
+    providerUrl: env.PROVIDER_URL?.trim() || publicBaseUrl,
     tlsCertFile,
     tlsKeyFile,
   };

@@ -6,6 +6,7 @@ import { apiErrorHandler } from './error-handler.ts';
 import { feeRoutes } from './fees.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
 import { paymentRoutes } from './payments.ts';
+import { payLinkRoutes } from './paylinks.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { refundVoidRoutes } from './refund-void.ts';
 import { sessionRoutes } from './session.ts';
@@ -24,6 +25,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   sessionRoutes(app, services, services.config);
   processorPaymentMethodRoutes(app, services);
   paymentRoutes(app, services);
+  payLinkRoutes(app, services);
   refundVoidRoutes(app, services);
   feeRoutes(app, services);
 

@@ -44,6 +44,18 @@ export const ErrorCode = {
   PaymentReferenceRequired: 4000,
   /** Refunds and voids: ProcessorGuid names one of the partner's processors, but not the payment's. */
   ProcessorNotOfPayment: 4001,
+  /** Pay links: the body's ApiKey is not the partner's pay-link key. */
+  PayLinkApiKeyInvalid: 6000,
+  /** Pay links: a link with a recurring line has exactly one line. */
+  PayLinkRecurringLineNotAlone: 6001,
+  /** Pay links: WorkflowType 3 and 4 need ExternalConstituentId (the customer whose cards they keep). */
+  PayLinkConstituentRequired: 6002,
+  /** Pay links: WorkflowType 3 and 4 take no PaymentLines; a payment link (1) needs at least one. */
+  PayLinkLinesNotAllowed: 6003,
+  /** Pay links: TokenGuid and ExternalCardToken both name a stored card; send one. */
+  PayLinkTokenConflict: 6004,
+  /** Pay links: the token is not of the kind the field names (a bank account as ExternalCardToken ...). */
+  PayLinkTokenKindMismatch: 6005,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -6,6 +6,9 @@ import { defaultProcessors, type ProcessorRegistry } from '../processors/registr
 import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
 import { PaymentService } from './payments.ts';
+import { PayLinkService } from './paylinks.ts';
+import { PayLinkCheckoutService } from './paylinks-checkout.ts';
+import { PayLinkResultService } from './paylinks-results.ts';
 import { ProcessorService } from './processors.ts';
 import { RefundVoidService } from './refunds-voids.ts';
 import { SessionService } from './sessions.ts';
@@ -29,6 +32,9 @@ export interface Services {
   payments: PaymentService;
   refundsVoids: RefundVoidService;
   settlement: SettlementService;
+  payLinks: PayLinkService;
+  payLinkResults: PayLinkResultService;
+  payLinkCheckout: PayLinkCheckoutService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
@@ -44,5 +50,9 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payments = new PaymentService({ db: store.db, clock, ids, fees, processors, adapters: processorAdapters, tokens });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
   const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes });
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement };
+  const { publicBaseUrl, providerName, providerUrl } = deps.config;
+  const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
+  const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
+  const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees });
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout };
 }

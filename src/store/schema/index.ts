@@ -3,4 +3,5 @@ export * from './foundation.ts';
 export * from './tokens.ts';
 export * from './charities.ts';
 export * from './payments.ts';
+export * from './paylinks.ts';
 export * from './lifecycle.ts';

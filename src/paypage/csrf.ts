@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Vault } from '../vault/vault.ts';
+
+/** A form token is good for this long after the page was served. */
+export const FORM_TOKEN_TTL_MS = 2 * 3600_000;
+
+/**
+ * CSRF protection of the page's forms, in two layers:
+ * - a form token: the link id, the time and a random value sealed by the vault (AES-256-GCM, so
+ *   it cannot be forged or moved to another link), good for FORM_TOKEN_TTL_MS. It needs no cookie,
+ *   so it also works when the page is embedded in a partner's site (third-party cookies are
+ *   blocked there);
+ * - the browser's own word: a POST whose Sec-Fetch-Site (or else Origin) says it comes from
+ *   another site is refused whatever its token.
+ * Every server of one database shares the vault keys, so any of them accepts any form.
+ */
+export class FormTokens {
+  readonly #vault: Vault;
+  readonly #clock: Clock;
+
+  constructor(vault: Vault, clock: Clock) {
+    this.#vault = vault;
+    this.#clock = clock;
+  }
+
+  issue(payLinkId: string): string {
+    const plain = `${payLinkId}.${this.#clock.now().getTime()}.${randomBytes(9).toString('base64url')}`;
+    return this.#vault.seal(plain, context(payLinkId)).ciphertext;
+  }
+
+  verify(payLinkId: string, token: string | undefined): boolean {
+    if (!token || token.length > 512) return false;
+    // Only keys the vault holds: a forged key id must not make it look for new keys.
+    const keyId = token.split(':')[1];
+    if (!keyId || !this.#vault.keyIds().includes(keyId)) return false;
+    let plain: string;
+    try {
+      plain = this.#vault.open(token, context(payLinkId));
+    } catch {
+      return false;
+    }
+    const [id, issuedAt] = plain.split('.');
+    const age = this.#clock.now().getTime() - Number(issuedAt);
+    return id === payLinkId && Number.isFinite(age) && age >= -60_000 && age <= FORM_TOKEN_TTL_MS;
+  }
+}
+
+function context(payLinkId: string): string {
+  return `paylink-form:${payLinkId}`;
+}
+
+/**
+ * Whether a form POST comes from the page itself, as far as the browser says: Sec-Fetch-Site
+ * when sent (every current browser), else Origin against the request's own host. A request with
+ * neither (not a browser) is judged by its form token alone.
+ */
+export function fromSameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string') return site === 'same-origin';
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return true;
+  try {
+    return new URL(origin).host.toLowerCase() === String(request.host).toLowerCase();
+  } catch {
+    return false;
+  }
+}

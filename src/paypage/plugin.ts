@@ -1,0 +1,237 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../services/errors.ts';
+import type { Services } from '../services/index.ts';
+import type { PayLink } from '../services/paylinks.ts';
+import type { CheckoutOutcome, SavedInstruments } from '../services/paylinks-checkout.ts';
+import { WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT } from '../services/paylinks-rules.ts';
+import { FormTokens, fromSameOrigin } from './csrf.ts';
+import {
+  BANK_FIELDS,
+  CARD_FIELDS,
+  type FormBody,
+  type FormState,
+  PAYER_FIELDS,
+  applyViolations,
+  formValue,
+  initialState,
+  readSubmission,
+  submittedState,
+} from './form.ts';
+import { setPageHeaders, newNonce } from './headers.ts';
+import { type Messages, type PageLanguage, fill, messagesFor, resolveLanguage } from './i18n.ts';
+import { page } from './layout.ts';
+import { SubmissionLimiter } from './rate-limit.ts';
+import { manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
+import { messagePage, receiptPage } from './view-pages.ts';
+
+/**
+ * The hosted pay page, GET and POST /paylink/<PayLinkId>: server-rendered HTML in the link's
+ * language, its own error and not-found pages, hidden from the OpenAPI document. Registered with
+ * the prefix /paylink.
+ */
+
+interface PageRequest {
+  Params: { id: string };
+  Querystring: { notice?: string };
+  Body: FormBody | undefined;
+}
+
+/** The fields of the save-card form (WorkflowType 3 and 4). */
+const SAVE_CARD_FIELDS = ['FirstName', 'LastName', 'Street', 'Zip', 'Country', 'CardNum', 'ExpMonth', 'ExpYear'];
+const NO_SAVED = { card: false, bank: false };
+
+export async function payPagePlugin(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  const { config, payLinks, payLinkCheckout: checkout } = services;
+  const formTokens = new FormTokens(services.vault, services.clock);
+  const limiter = new SubmissionLimiter(services.clock, { perLink: config.payLinkSubmitLimitPerLink, perIp: config.payLinkSubmitLimitPerIp });
+  checkout.useLogger(app.log);
+
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  /** Sends a page: headers (CSP with a fresh nonce), status, the document. */
+  function send(reply: FastifyReply, status: number, link: PayLink | undefined, lang: PageLanguage, build: (nonce: string, t: Messages) => { title: string; main: string }) {
+    const nonce = newNonce();
+    const t = messagesFor(lang);
+    setPageHeaders(reply, { nonce, frameAncestors: config.frameAncestors, redirectUrl: link?.redirectUrl });
+    const { title, main } = build(nonce, t);
+    const html = page(
+      {
+        lang,
+        t,
+        nonce,
+        title,
+        theme: link?.settings.theme,
+        fonts: link?.settings.themeFonts,
+        poweredBy: link ? { text: link.settings.poweredByText, url: link.settings.poweredByUrl } : undefined,
+      },
+      main,
+    );
+    return reply.code(status).send(html);
+  }
+
+  const notFoundPage = (reply: FastifyReply, lang: PageLanguage = 'en') =>
+    send(reply, 404, undefined, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.notFound) }));
+
+  const gonePage = (reply: FastifyReply, link: PayLink, lang: PageLanguage) =>
+    send(reply, 410, link, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.cancelled) }));
+
+  async function receipt(reply: FastifyReply, link: PayLink, lang: PageLanguage, status = 200) {
+    const payment = link.paymentId ? await services.payments.get(link.partner.id, link.paymentId) : undefined;
+    const token = link.tokenId ? await services.tokens.find(link.partner.id, link.tokenId) : undefined;
+    const csrfToken = formTokens.issue(link.id);
+    return send(reply, status, link, lang, (_n, t) => ({ title: t.receiptTitle, main: receiptPage({ link, t, lang, csrfToken, payment, token }) }));
+  }
+
+  /** The link's form page (payment, save a card, or manage cards) with a given state. */
+  async function formPage(reply: FastifyReply, link: PayLink, lang: PageLanguage, status: number, makeState: (saved: { card: boolean; bank: boolean }) => FormState) {
+    const t = messagesFor(lang);
+    const csrfToken = formTokens.issue(link.id);
+    if (link.workflowType === WORKFLOW_PAYMENT) {
+      const saved: SavedInstruments = await checkout.savedInstruments(link);
+      const state = makeState({ card: saved.card !== undefined, bank: saved.bank !== undefined });
+      let quotes: Awaited<ReturnType<typeof checkout.quotes>> | undefined;
+      try {
+        quotes = await checkout.quotes(link);
+      } catch (err) {
+        // The contract changed since the link was made: the payment would be refused too.
+        reply.request.log.warn({ payLinkId: link.id, errorName: (err as Error).name }, 'pay link lines cannot be quoted');
+        state.alert ??= { kind: 'error', text: fill(t.errors.linkProblem, { partner: link.partner.name }) };
+      }
+      return send(reply, status, link, lang, () => ({ title: t.titlePayment, main: paymentPage({ link, t, lang, csrfToken, quotes, saved, state }) }));
+    }
+    const state = makeState(NO_SAVED);
+    if (link.workflowType === WORKFLOW_MANAGE_CARDS) {
+      const cards = await checkout.cards(link);
+      return send(reply, status, link, lang, () => ({ title: t.titleManage, main: manageCardsPage({ link, t, lang, csrfToken, state, cards }) }));
+    }
+    return send(reply, status, link, lang, () => ({ title: t.titleTokenize, main: tokenizePage({ link, t, lang, csrfToken, state }) }));
+  }
+
+  /** 303 to the partner's RedirectUrl with the responseToken and the unauthenticated hints. */
+  function redirectToPartner(reply: FastifyReply, link: PayLink, responseToken: string, hints: { paymentGuid?: string; tranId?: string | null; tokenGuid?: string }) {
+    const url = new URL(link.redirectUrl);
+    url.searchParams.set('responseToken', responseToken);
+    if (hints.paymentGuid) url.searchParams.set('PaymentGuid', hints.paymentGuid);
+    if (hints.tokenGuid) url.searchParams.set('TokenGuid', hints.tokenGuid);
+    if (hints.tranId) url.searchParams.set('TranId', hints.tranId);
+    url.searchParams.set('Successful', 'true');
+    return reply.code(303).header('Location', url.toString()).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+  }
+
+  app.get<PageRequest>('/:id', async (request, reply) => {
+    const link = await payLinks.find(request.params.id);
+    if (!link) return notFoundPage(reply);
+    const lang = resolveLanguage(link.settings.language);
+    if (link.status === 'cancelled') return gonePage(reply, link, lang);
+    if (link.status === 'completed') return receipt(reply, link, lang);
+    const t = messagesFor(lang);
+    return formPage(reply, link, lang, 200, (saved) => {
+      const state = initialState(link, saved);
+      if (request.query.notice === 'deleted') state.alert = { kind: 'ok', text: t.cardDeleted };
+      return state;
+    });
+  });
+
+  app.post<PageRequest>('/:id', { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const link = await payLinks.find(request.params.id);
+    if (!link) return notFoundPage(reply);
+    const lang = resolveLanguage(link.settings.language);
+    const t = messagesFor(lang);
+    if (link.status === 'cancelled') return gonePage(reply, link, lang);
+    const body: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
+    const again = (status: number, alert: FormState['alert'], saved = true) =>
+      formPage(reply, link, lang, status, (s) => ({ ...submittedState(body, saved ? s : NO_SAVED), alert }));
+
+    if (!fromSameOrigin(request) || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
+      request.log.info({ payLinkId: link.id }, 'pay page form refused: form token or origin');
+      if (link.status === 'completed') return receipt(reply, link, lang, 403);
+      return again(403, { kind: 'error', text: t.errors.csrf });
+    }
+    const quota = limiter.take(link.id, request.ip);
+    if (!quota.allowed) {
+      reply.header('Retry-After', String(quota.retryAfterSeconds));
+      if (link.status === 'completed') return receipt(reply, link, lang, 429);
+      return again(429, { kind: 'error', text: t.tooMany });
+    }
+
+    const action = formValue(body, 'Action');
+    if (link.status === 'completed') {
+      if (action === 'continue') {
+        const token = await checkout.reissue(link);
+        if (token) {
+          const payment = link.paymentId ? await services.payments.get(link.partner.id, link.paymentId) : undefined;
+          return redirectToPartner(reply, link, token, { paymentGuid: link.paymentId ?? undefined, tokenGuid: link.tokenId ?? undefined, tranId: payment?.payment.tranId });
+        }
+      }
+      return reply.code(303).header('Location', `/paylink/${link.id}`).send();
+    }
+
+    if (link.workflowType === WORKFLOW_MANAGE_CARDS && action === 'delete-card') {
+      try {
+        await checkout.deleteCard(link, formValue(body, 'TokenGuid') ?? '');
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+        return again(404, { kind: 'error', text: t.errors.savedUnavailable }, false);
+      }
+      return reply.code(303).header('Location', `/paylink/${link.id}?notice=deleted`).send();
+    }
+
+    const submission = readSubmission(body, request.ip);
+    const outcome: CheckoutOutcome =
+      link.workflowType === WORKFLOW_PAYMENT ? await checkout.pay(link, submission) : await checkout.saveCard(link, submission);
+    switch (outcome.kind) {
+      case 'paid':
+        return redirectToPartner(reply, link, outcome.responseToken, { paymentGuid: outcome.record.payment.id, tranId: outcome.record.payment.tranId });
+      case 'saved':
+        return redirectToPartner(reply, link, outcome.responseToken, { tokenGuid: outcome.token.id });
+      case 'declined': {
+        const code = outcome.record.payment.responseCode;
+        return again(200, { kind: 'error', text: t.declined[code] ?? t.declined.other!, detail: t.tryAgain });
+      }
+      case 'busy':
+        return again(409, { kind: 'error', text: t.busy });
+      case 'unavailable':
+        if (outcome.status === 'cancelled') return gonePage(reply, link, lang);
+        return reply.code(303).header('Location', `/paylink/${link.id}`).send();
+      case 'invalid':
+        return formPage(reply, link, lang, 422, (saved) => {
+          const state = submittedState(body, link.workflowType === WORKFLOW_PAYMENT ? saved : NO_SAVED);
+          applyViolations(state, outcome.violations, t, shownFields(link, state), link.partner.name);
+          return state;
+        });
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (/^\/paylink\/[^/?]+\/?(\?|$)/i.test(request.url)) {
+      reply.header('Allow', 'GET, POST');
+      return send(reply, 405, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.badRequest) }));
+    }
+    return notFoundPage(reply);
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'pay page error');
+    else request.log.info({ code: error.code, status }, 'pay page request refused');
+    return send(reply, status, undefined, 'en', (_n, t) => ({
+      title: t.unavailableTitle,
+      main: messagePage(t, t.unavailableTitle, status === 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
+    }));
+  });
+}
+
+/** The fields the form shows for this submission: their violations go on the fields. */
+function shownFields(link: PayLink, state: FormState): Set<string> {
+  if (link.workflowType !== WORKFLOW_PAYMENT) return new Set(SAVE_CARD_FIELDS);
+  const fields = [...PAYER_FIELDS];
+  if (state.method === 'card' && !state.useSavedCard) fields.push(...CARD_FIELDS);
+  if (state.method === 'ach' && !state.useSavedBank) fields.push(...BANK_FIELDS);
+  if (link.settings.showTransactionId && !link.tranId) fields.push('TranId');
+  return new Set(fields);
+}

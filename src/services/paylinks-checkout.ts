@@ -1,0 +1,357 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { phoneProblem, zipProblem } from '../domain/address.ts';
+import { type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
+import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import { ACH_PAYMENT_METHOD_TYPE } from '../domain/fees.ts';
+import { ValidationError, NotFoundError } from './errors.ts';
+import type { FeeService, ResolvedFeeQuote } from './fees.ts';
+import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
+import type { PaymentRecord } from './payment-record.ts';
+import type { PaymentService } from './payments.ts';
+import { type PayLink, type PayLinkService, type PayLinkStatus, feeLineOf } from './paylinks.ts';
+import type { PayLinkResultService } from './paylinks-results.ts';
+import { RECURRING_FREQUENCIES, WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylinks-rules.ts';
+import type { StoredToken, TokenService } from './tokens.ts';
+
+/** The payer's part of the form, as typed (names as on the page, which uses the wire names). */
+export interface PayerForm {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+  street?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  country?: string;
+}
+
+export interface CardForm {
+  /** Pay with the link's saved card (TokenGuid / ExternalCardToken) instead of a new one. */
+  useSaved?: boolean;
+  nameOnCard?: string;
+  cardNum?: string;
+  expMonth?: string;
+  expYear?: string;
+  cvNum?: string;
+}
+
+export interface BankForm {
+  /** Pay with the link's saved bank account (TokenGuid / ExternalCheckToken). */
+  useSaved?: boolean;
+  nameOnCheck?: string;
+  checkRoutingNumber?: string;
+  checkAccountNumber?: string;
+  checkAccountTypeId?: string;
+  checkTypeId?: string;
+}
+
+export interface CheckoutSubmission {
+  method: 'card' | 'ach';
+  payer: PayerForm;
+  card: CardForm;
+  bank: BankForm;
+  /** The TranId the payer typed, when the link shows the field and has none. */
+  tranId?: string;
+  /** The request's client IP (used unless the link set IpAddress). */
+  clientIp: string;
+}
+
+export type CheckoutOutcome =
+  | { kind: 'invalid'; violations: RuleViolation[] }
+  | { kind: 'declined'; record: PaymentRecord }
+  | { kind: 'paid'; record: PaymentRecord; responseToken: string }
+  | { kind: 'saved'; token: StoredToken; responseToken: string }
+  /** The link was completed or cancelled meanwhile. */
+  | { kind: 'unavailable'; status: PayLinkStatus }
+  /** Another submission of the link is being processed. */
+  | { kind: 'busy' };
+
+/**
+ * Starts a recurring profile for a pay link's recurring line (provided by recurring billing).
+ * The first charge is the link's payment; the profile bills the later ones.
+ */
+export interface RecurringProfileStarter {
+  startForPayLink(
+    partner: PayLink['partner'],
+    profile: { tokenId: string; amountCents: number; payFee: boolean; transactionSourceGroupId: number; billingFrequency: string; startDate: string; integrationSourceId: string | null },
+  ): Promise<{ id: string }>;
+}
+
+/** What the page shows about the link's saved card or bank account. */
+export interface SavedInstruments {
+  card: StoredToken | undefined;
+  bank: StoredToken | undefined;
+}
+
+const blank = (v: string | undefined) => v === undefined || v.trim() === '';
+const CARD_FIELDS: Record<CardProblem['field'], string> = { number: 'CardNum', expMonth: 'ExpMonth', expYear: 'ExpYear', expiry: 'ExpYear', cvv: 'CVNum' };
+
+/**
+ * The hosted page's use cases: pay a link (card or ACH, through the same payment service and
+ * rules as the API), store a card (WorkflowType 3 and 4), list and delete the customer's cards
+ * (WorkflowType 4), and the fee quotes the page shows.
+ */
+export class PayLinkCheckoutService {
+  readonly #clock: Clock;
+  readonly #links: PayLinkService;
+  readonly #results: PayLinkResultService;
+  readonly #payments: PaymentService;
+  readonly #tokens: TokenService;
+  readonly #fees: FeeService;
+  #recurring: RecurringProfileStarter | undefined;
+  #log: FastifyBaseLogger | undefined;
+
+  constructor(deps: {
+    clock: Clock;
+    links: PayLinkService;
+    results: PayLinkResultService;
+    payments: PaymentService;
+    tokens: TokenService;
+    fees: FeeService;
+    recurring?: RecurringProfileStarter;
+  }) {
+    this.#clock = deps.clock;
+    this.#links = deps.links;
+    this.#results = deps.results;
+    this.#payments = deps.payments;
+    this.#tokens = deps.tokens;
+    this.#fees = deps.fees;
+    this.#recurring = deps.recurring;
+  }
+
+  useLogger(log: FastifyBaseLogger) {
+    this.#log = log;
+  }
+
+  /** The fees the payer sees: one quote for a card (brand not yet known) and one for ACH. */
+  async quotes(link: PayLink): Promise<{ card: ResolvedFeeQuote; ach: ResolvedFeeQuote }> {
+    const lines = link.lines.map(feeLineOf);
+    const [card, ach] = await Promise.all([
+      this.#fees.quote(link.partner, { lines }),
+      this.#fees.quote(link.partner, { lines, paymentMethodTypeId: ACH_PAYMENT_METHOD_TYPE }),
+    ]);
+    return { card, ach };
+  }
+
+  /** The link's saved card and bank account, when they are still active. */
+  async savedInstruments(link: PayLink): Promise<SavedInstruments> {
+    const { savedCardTokenId, savedBankTokenId } = link.settings;
+    const [card, bank] = await Promise.all([
+      savedCardTokenId ? this.#tokens.find(link.partner.id, savedCardTokenId) : undefined,
+      savedBankTokenId ? this.#tokens.find(link.partner.id, savedBankTokenId) : undefined,
+    ]);
+    return { card, bank };
+  }
+
+  /** Pays a WorkflowType 1 link: validates, holds the link, pays, then completes it or lets the payer retry. */
+  async pay(link: PayLink, submission: CheckoutSubmission): Promise<CheckoutOutcome> {
+    if (link.workflowType !== WORKFLOW_PAYMENT) throw new Error('pay() is for payment links');
+    if (link.status !== 'active') return { kind: 'unavailable', status: link.status };
+    const saved = await this.savedInstruments(link);
+    const recurringLine = link.lines.find((l) => l.recurring !== 0);
+    const common = this.#common(link, submission, recurringLine !== undefined);
+    let card: CardPaymentInput | undefined;
+    let ach: AchPaymentInput | undefined;
+    let violations: RuleViolation[];
+    if (submission.method === 'card') {
+      const f = submission.card;
+      const useSaved = f.useSaved !== false && saved.card !== undefined;
+      card = useSaved
+        ? { ...common, tokenRef: saved.card!.id, cvNum: f.cvNum, nameOnCard: f.nameOnCard }
+        : { ...common, nameOnCard: f.nameOnCard, cardNum: f.cardNum, expMonth: f.expMonth, expYear: f.expYear, cvNum: f.cvNum };
+      violations = this.#payments.validateCard(card);
+    } else {
+      const f = submission.bank;
+      const useSaved = f.useSaved !== false && saved.bank !== undefined;
+      ach = useSaved
+        ? { ...common, tokenRef: saved.bank!.id, nameOnCheck: f.nameOnCheck }
+        : {
+            ...common,
+            nameOnCheck: f.nameOnCheck,
+            checkRoutingNumber: f.checkRoutingNumber,
+            checkAccountNumber: f.checkAccountNumber,
+            checkAccountTypeId: f.checkAccountTypeId,
+            checkTypeId: f.checkTypeId,
+          };
+      violations = this.#payments.validateAch(ach);
+    }
+    violations = [...violations, ...phoneViolations(submission.payer)];
+    if (violations.length > 0) return { kind: 'invalid', violations: firstPerField(violations) };
+
+    if (!(await this.#links.hold(link.id))) {
+      const now = await this.#links.find(link.id);
+      return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
+    }
+    let completed = false;
+    try {
+      let record: PaymentRecord;
+      try {
+        record = card ? await this.#payments.payCard(link.partner, card) : await this.#payments.payAch(link.partner, ach!);
+      } catch (err) {
+        if (err instanceof ValidationError) return { kind: 'invalid', violations: err.violations };
+        throw err;
+      }
+      if (!record.payment.successful) return { kind: 'declined', record };
+      await this.#links.complete(link.id, { paymentId: record.payment.id });
+      completed = true;
+      if (recurringLine) await this.#startRecurring(link, recurringLine, record);
+      const responseToken = await this.#results.issue({ id: link.id, partnerId: link.partner.id }, { paymentId: record.payment.id });
+      return { kind: 'paid', record, responseToken };
+    } finally {
+      if (!completed) await this.#links.release(link.id);
+    }
+  }
+
+  /**
+   * Stores a card for the link's customer (WorkflowType 3 once, then the link is completed;
+   * WorkflowType 4 any number of times). Nothing is charged, so no CVV is asked.
+   */
+  async saveCard(link: PayLink, submission: CheckoutSubmission): Promise<CheckoutOutcome> {
+    if (link.workflowType !== WORKFLOW_TOKENIZE && link.workflowType !== WORKFLOW_MANAGE_CARDS) throw new Error('saveCard() is for WorkflowType 3 and 4');
+    if (link.status !== 'active') return { kind: 'unavailable', status: link.status };
+    const { payer, card } = submission;
+    const violations: RuleViolation[] = [];
+    const number = checkCardNumber(card.cardNum);
+    const cardProblem = (p: CardProblem) => {
+      const field = CARD_FIELDS[p.field];
+      const code = p.kind === 'required' ? ErrorCode.Required : p.kind === 'expired' ? ErrorCode.CardExpired : p.kind === 'checksum' || p.kind === 'brand' ? ErrorCode.CardNumberInvalid : ErrorCode.InvalidFormat;
+      violations.push({ code, field, message: `'${field}' ${p.message}.` });
+    };
+    if (!number.ok) cardProblem(number.problem);
+    checkExpiry(card.expMonth, card.expYear, this.#clock.now()).forEach(cardProblem);
+    for (const [field, value, max] of [['FirstName', payer.firstName, 50], ['LastName', payer.lastName, 50], ['Street', payer.street, 50]] as const) {
+      if (value !== undefined && value.trim().length > max) violations.push({ code: ErrorCode.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
+    }
+    if (!blank(payer.zip)) {
+      const problem = payer.zip!.trim().length > 10 ? 'must be at most 10 characters' : zipProblem(payer.zip!.trim(), payer.country?.trim() || undefined);
+      if (problem) violations.push({ code: ErrorCode.InvalidFormat, field: 'Zip', message: `'Zip' ${problem}.` });
+    }
+    if (violations.length > 0 || !number.ok) return { kind: 'invalid', violations: firstPerField(violations) };
+
+    const once = link.workflowType === WORKFLOW_TOKENIZE;
+    if (once && !(await this.#links.hold(link.id))) {
+      const now = await this.#links.find(link.id);
+      return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
+    }
+    let completed = false;
+    try {
+      const token = await this.#tokens.tokenizeCard(link.partner.id, {
+        cardNumber: number.number,
+        expMonth: card.expMonth!.trim(),
+        expYear: card.expYear!.trim(),
+        firstName: payer.firstName?.trim() || undefined,
+        lastName: payer.lastName?.trim() || undefined,
+        street: payer.street?.trim() || undefined,
+        zip: payer.zip?.trim() || undefined,
+        externalConstituentId: link.settings.externalConstituentId ?? undefined,
+        customerKey: link.settings.externalCustomerId ?? undefined,
+        source: 'paypage',
+      });
+      if (once) {
+        await this.#links.complete(link.id, { tokenId: token.id });
+        completed = true;
+      }
+      const responseToken = await this.#results.issue({ id: link.id, partnerId: link.partner.id }, { tokenId: token.id });
+      return { kind: 'saved', token, responseToken };
+    } finally {
+      if (once && !completed) await this.#links.release(link.id);
+    }
+  }
+
+  /** WorkflowType 4: the customer's active cards, newest first. */
+  async cards(link: PayLink): Promise<StoredToken[]> {
+    const constituent = link.settings.externalConstituentId;
+    if (!constituent) return [];
+    return (await this.#tokens.listByConstituent(link.partner.id, constituent)).filter((t) => t.kind === 'card');
+  }
+
+  /** WorkflowType 4: deletes one of the customer's cards. Any other token is not found. */
+  async deleteCard(link: PayLink, tokenId: string): Promise<void> {
+    if (link.workflowType !== WORKFLOW_MANAGE_CARDS || link.status !== 'active') throw new NotFoundError('No such card.');
+    const card = (await this.cards(link)).find((t) => t.id === tokenId.trim().toLowerCase());
+    if (!card) throw new NotFoundError('No such card.');
+    await this.#tokens.delete(link.partner.id, card.id);
+  }
+
+  /**
+   * A fresh responseToken for a completed link's outcome: the receipt's Continue button, for a
+   * payer whose first redirect did not reach the partner.
+   */
+  async reissue(link: PayLink): Promise<string | undefined> {
+    if (link.status !== 'completed' || (!link.paymentId && !link.tokenId)) return undefined;
+    return this.#results.issue({ id: link.id, partnerId: link.partner.id }, { paymentId: link.paymentId ?? undefined, tokenId: link.tokenId ?? undefined });
+  }
+
+  #common(link: PayLink, s: CheckoutSubmission, recurring: boolean): PaymentInputCommon {
+    const p = s.payer;
+    const phone = p.phone?.trim();
+    return {
+      processorGuid: link.processorId ?? undefined,
+      integrationSource: link.integrationSourceId ?? undefined,
+      lines: link.lines.map(feeLineOf),
+      email: p.email,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      street: p.street,
+      city: p.city,
+      state: p.state,
+      zip: p.zip,
+      country: p.country,
+      currency: link.settings.currency,
+      ipAddress: link.settings.ipAddress ?? s.clientIp,
+      externalConstituentId: link.settings.externalConstituentId ?? undefined,
+      externalCustomerId: link.settings.externalCustomerId ?? undefined,
+      externalEventId: link.settings.externalEventId ?? undefined,
+      externalEventName: link.settings.externalEventName ?? undefined,
+      tranId: link.tranId ?? (link.settings.showTransactionId ? s.tranId : undefined),
+      // The phone has no payment field; fraud screening is where the original sends it.
+      gwShieldAdditional: phone ? { BillToPhoneNumber: phone } : undefined,
+      // A recurring line bills the stored payment method later.
+      tokenize: link.settings.tokenizeCard || recurring,
+    };
+  }
+
+  async #startRecurring(link: PayLink, line: PayLink['lines'][number], record: PaymentRecord): Promise<void> {
+    const tokenId = record.payment.tokenId;
+    if (!this.#recurring || !tokenId) {
+      this.#log?.error({ payLinkId: link.id, paymentGuid: record.payment.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
+      return;
+    }
+    try {
+      const profile = await this.#recurring.startForPayLink(link.partner, {
+        tokenId,
+        amountCents: line.amountCents,
+        payFee: line.payFee,
+        transactionSourceGroupId: line.type,
+        billingFrequency: RECURRING_FREQUENCIES[line.recurring]!,
+        startDate: record.payment.createdAt.toISOString().slice(0, 10),
+        integrationSourceId: link.integrationSourceId,
+      });
+      await this.#links.setRecurringProfile(link.id, profile.id);
+    } catch (err) {
+      // The payment stands; the partner sees no RecurringProfile on the link and can create one
+      // with POST /api/recurringProfile from the payment's TokenGuid.
+      this.#log?.error({ payLinkId: link.id, paymentGuid: record.payment.id, errorName: (err as Error)?.name, detail: (err as Error)?.message }, 'pay link recurring profile not created');
+    }
+  }
+}
+
+function phoneViolations(payer: PayerForm): RuleViolation[] {
+  if (blank(payer.phone)) return [];
+  const phone = payer.phone!.trim();
+  if (phone.length > 20) return [{ code: ErrorCode.MaxLength, field: 'Phone', message: "'Phone' must be at most 20 characters." }];
+  const problem = phoneProblem(phone);
+  return problem ? [{ code: ErrorCode.InvalidFormat, field: 'Phone', message: `'Phone' ${problem}.` }] : [];
+}
+
+function firstPerField(violations: RuleViolation[]): RuleViolation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = v.field ?? `#${v.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,382 @@
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import type { FeeLineInput } from '../domain/fees.ts';
+import type { AuthenticatedPartner } from '../domain/partner.ts';
+import type { Ids } from '../ids.ts';
+import type { Db } from '../store/database.ts';
+import { integrationSources, partners, payLinks } from '../store/schema/index.ts';
+import { NotFoundError, ValidationError } from './errors.ts';
+import type { FeeService } from './fees.ts';
+import {
+  type PayLinkCreateInput,
+  type PayLinkLine,
+  WORKFLOW_PAYMENT,
+  type WorkflowType,
+  linkCurrency,
+  payLinkViolations,
+  themeFontFamily,
+  workflowOf,
+} from './paylinks-rules.ts';
+import type { ProcessorService } from './processors.ts';
+import type { TokenService } from './tokens.ts';
+
+/** Everything the page shows or passes on, fixed when the link is made. */
+export interface PayLinkSettings {
+  ipAddress: string | null;
+  showTransactionId: boolean;
+  transactionIdText: string | null;
+  /** The link's text, or the default (integration source name, else the provider name). */
+  poweredByText: string;
+  poweredByUrl: string;
+  /** null: the page's translated default ("Submit Payment"). */
+  donateButtonText: string | null;
+  /** As sent (default `en`); the page resolves it to one of its languages. */
+  language: string;
+  defaultCountryCode: string | null;
+  /** Sanitized CSS, scoped to the page. */
+  theme: string | null;
+  /** Local font family names, in order of preference. */
+  themeFonts: string[];
+  prefill: {
+    firstName: string | null;
+    lastName: string | null;
+    email: string | null;
+    street: string | null;
+    city: string | null;
+    state: string | null;
+    zip: string | null;
+    country: string | null;
+    phone: string | null;
+  };
+  tokenizeCard: boolean;
+  /** TokenGuid or ExternalCardToken, resolved to the card token's TokenGuid. */
+  savedCardTokenId: string | null;
+  /** TokenGuid (a bank account) or ExternalCheckToken, resolved to the token's TokenGuid. */
+  savedBankTokenId: string | null;
+  externalEventId: string | null;
+  externalEventName: string | null;
+  externalConstituentId: string | null;
+  externalCustomerId: string | null;
+  /** Fixed for the link: from Country, else DefaultCountryCode. */
+  currency: string;
+}
+
+export type PayLinkStatus = 'active' | 'completed' | 'cancelled';
+
+export interface PayLink {
+  id: string;
+  url: string;
+  partner: AuthenticatedPartner;
+  integrationSourceId: string | null;
+  processorId: string | null;
+  workflowType: WorkflowType;
+  status: PayLinkStatus;
+  redirectUrl: string;
+  tranId: string | null;
+  lines: PayLinkLine[];
+  settings: PayLinkSettings;
+  paymentId: string | null;
+  tokenId: string | null;
+  recurringProfileId: string | null;
+  createdAt: Date;
+}
+
+/** How long a submission holds a link; a crashed submission frees it after this. */
+export const PAY_LINK_LEASE_MS = 2 * 60_000;
+/** PayLinkId: 18 random bytes, 24 base64url characters, 144 bits. */
+const PAY_LINK_ID_BYTES = 18;
+export const PAY_LINK_ID = /^[A-Za-z0-9_-]{24}$/;
+
+const text = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
+
+/** The fee engine's line of a pay link line. */
+export function feeLineOf(line: PayLinkLine): FeeLineInput {
+  return {
+    transactionSourceGroupId: line.type,
+    amountCents: line.amountCents,
+    payFee: line.payFee,
+    tipCents: 0,
+    taxCents: 0,
+    externalLineId: line.externalLineId,
+  };
+}
+
+/**
+ * Pay links: create and cancel (surface A), and the link as the hosted page reads and holds it.
+ * A link is `active` until its one successful payment (or stored card) makes it `completed`, or
+ * the partner cancels it. WorkflowType 4 links stay active: they manage cards, they take nothing.
+ */
+export class PayLinkService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #fees: FeeService;
+  readonly #processors: ProcessorService;
+  readonly #tokens: TokenService;
+  readonly #site: { publicBaseUrl: string; providerName: string; providerUrl: string };
+
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    ids: Ids;
+    fees: FeeService;
+    processors: ProcessorService;
+    tokens: TokenService;
+    site: { publicBaseUrl: string; providerName: string; providerUrl: string };
+  }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#fees = deps.fees;
+    this.#processors = deps.processors;
+    this.#tokens = deps.tokens;
+    this.#site = deps.site;
+  }
+
+  /** PayLinkUrl of a PayLinkId. */
+  urlOf(id: string): string {
+    return `${this.#site.publicBaseUrl}/paylink/${id}`;
+  }
+
+  /** Validates everything (formats, references, fees), stores the link and returns it. */
+  async create(partner: AuthenticatedPartner, input: PayLinkCreateInput): Promise<PayLink> {
+    const violations = payLinkViolations(input);
+    const failed = new Set(violations.map((v) => v.field));
+    const refs = await this.#references(partner, input, failed);
+    violations.push(...refs.violations);
+    const workflow = workflowOf(input.workflowType) ?? WORKFLOW_PAYMENT;
+    const lines: PayLinkLine[] = input.lines.map((l) => ({
+      amountCents: l.amountCents ?? 0,
+      type: l.type ?? 0,
+      recurring: l.recurring ?? 0,
+      payFee: l.payFee ?? false,
+      ...(l.externalLineId?.trim() ? { externalLineId: l.externalLineId.trim() } : {}),
+    }));
+    if (violations.length === 0 && workflow === WORKFLOW_PAYMENT) violations.push(...(await this.#feeViolations(partner, lines)));
+    if (violations.length > 0) throw new ValidationError(violations);
+
+    const settings: PayLinkSettings = {
+      ipAddress: text(input.ipAddress),
+      showTransactionId: input.showTransactionId ?? false,
+      transactionIdText: text(input.transactionIdText),
+      poweredByText: text(input.poweredByText) ?? refs.sourceName ?? this.#site.providerName,
+      poweredByUrl: text(input.poweredByUrl) ?? this.#site.providerUrl,
+      donateButtonText: text(input.donateButtonText),
+      language: text(input.language) ?? 'en',
+      defaultCountryCode: text(input.defaultCountryCode)?.toUpperCase() ?? null,
+      theme: text(input.theme),
+      themeFonts: (input.themeFonts ?? []).map((f) => themeFontFamily(f)!).filter((f, i, all) => all.indexOf(f) === i),
+      prefill: {
+        firstName: text(input.firstName),
+        lastName: text(input.lastName),
+        email: text(input.email),
+        street: text(input.street),
+        city: text(input.city),
+        state: text(input.state)?.toUpperCase() ?? null,
+        zip: text(input.zip),
+        country: text(input.country)?.toUpperCase() ?? null,
+        phone: text(input.phone),
+      },
+      tokenizeCard: input.tokenizeCard ?? false,
+      savedCardTokenId: refs.savedCardTokenId,
+      savedBankTokenId: refs.savedBankTokenId,
+      externalEventId: text(input.externalEventId),
+      externalEventName: text(input.externalEventName),
+      externalConstituentId: text(input.externalConstituentId),
+      externalCustomerId: text(input.externalCustomerId),
+      currency: linkCurrency(input.country, input.defaultCountryCode),
+    };
+    const id = this.#ids.secret(PAY_LINK_ID_BYTES);
+    const createdAt = this.#clock.now();
+    await this.#db.insert(payLinks).values({
+      id,
+      partnerId: partner.id,
+      integrationSourceId: refs.integrationSourceId,
+      processorId: refs.processorId,
+      workflowType: workflow,
+      status: 'active',
+      redirectUrl: input.redirectUrl!.trim(),
+      tranId: text(input.tranId),
+      lines,
+      settings: settings as unknown as Record<string, unknown>,
+      createdAt,
+    });
+    return {
+      id,
+      url: this.urlOf(id),
+      partner,
+      integrationSourceId: refs.integrationSourceId,
+      processorId: refs.processorId,
+      workflowType: workflow,
+      status: 'active',
+      redirectUrl: input.redirectUrl!.trim(),
+      tranId: text(input.tranId),
+      lines,
+      settings,
+      paymentId: null,
+      tokenId: null,
+      recurringProfileId: null,
+      createdAt,
+    };
+  }
+
+  /**
+   * Cancels a link of the partner and returns its PayLinkUrl. Cancelling again answers the same
+   * (DELETE is idempotent); an unknown id or another partner's is not found.
+   */
+  async cancel(partner: AuthenticatedPartner, id: string): Promise<string> {
+    const key = id.trim();
+    if (!PAY_LINK_ID.test(key)) throw new NotFoundError('No such pay link.');
+    const [row] = await this.#db
+      .update(payLinks)
+      .set({ status: 'cancelled', cancelledAt: sql`coalesce(${payLinks.cancelledAt}, ${this.#clock.now()})` })
+      .where(and(eq(payLinks.id, key), eq(payLinks.partnerId, partner.id)))
+      .returning({ id: payLinks.id });
+    if (!row) throw new NotFoundError('No such pay link.');
+    return this.urlOf(row.id);
+  }
+
+  /** The link behind a PayLinkId, whatever its status; undefined when there is none (or its partner is disabled). */
+  async find(id: string): Promise<PayLink | undefined> {
+    if (!PAY_LINK_ID.test(id)) return undefined;
+    const [row] = await this.#db
+      .select({ link: payLinks, partnerName: partners.name, partnerKind: partners.kind, partnerStatus: partners.status })
+      .from(payLinks)
+      .innerJoin(partners, eq(partners.id, payLinks.partnerId))
+      .where(eq(payLinks.id, id));
+    if (!row || row.partnerStatus !== 'active') return undefined;
+    const l = row.link;
+    return {
+      id: l.id,
+      url: this.urlOf(l.id),
+      partner: { id: l.partnerId, name: row.partnerName, kind: row.partnerKind },
+      integrationSourceId: l.integrationSourceId,
+      processorId: l.processorId,
+      workflowType: l.workflowType as WorkflowType,
+      status: l.status,
+      redirectUrl: l.redirectUrl,
+      tranId: l.tranId,
+      lines: l.lines as PayLinkLine[],
+      settings: l.settings as unknown as PayLinkSettings,
+      paymentId: l.paymentId,
+      tokenId: l.tokenId,
+      recurringProfileId: l.recurringProfileId,
+      createdAt: l.createdAt,
+    };
+  }
+
+  /**
+   * Holds an active link for one submission (PAY_LINK_LEASE_MS). False when the link is no
+   * longer active or another submission holds it: two submissions never both pay.
+   */
+  async hold(id: string): Promise<boolean> {
+    const now = this.#clock.now();
+    const rows = await this.#db
+      .update(payLinks)
+      .set({ leaseUntil: new Date(now.getTime() + PAY_LINK_LEASE_MS) })
+      .where(and(eq(payLinks.id, id), eq(payLinks.status, 'active'), or(isNull(payLinks.leaseUntil), lt(payLinks.leaseUntil, now))))
+      .returning({ id: payLinks.id });
+    return rows.length === 1;
+  }
+
+  /** Lets another submission in (after a decline or a refused form). */
+  async release(id: string): Promise<void> {
+    await this.#db.update(payLinks).set({ leaseUntil: null }).where(eq(payLinks.id, id));
+  }
+
+  /**
+   * Records the link's one success. A link cancelled while the payment was in flight stays
+   * cancelled, but keeps the payment it took.
+   */
+  async complete(id: string, outcome: { paymentId?: string; tokenId?: string }): Promise<void> {
+    await this.#db
+      .update(payLinks)
+      .set({
+        status: sql`CASE WHEN ${payLinks.status} = 'cancelled' THEN 'cancelled' ELSE 'completed' END`,
+        paymentId: outcome.paymentId ?? null,
+        tokenId: outcome.tokenId ?? null,
+        completedAt: this.#clock.now(),
+        leaseUntil: null,
+      })
+      .where(eq(payLinks.id, id));
+  }
+
+  async setRecurringProfile(id: string, profileId: string): Promise<void> {
+    await this.#db.update(payLinks).set({ recurringProfileId: profileId }).where(eq(payLinks.id, id));
+  }
+
+  async #references(partner: AuthenticatedPartner, input: PayLinkCreateInput, failed: Set<string | undefined>) {
+    const violations: RuleViolation[] = [];
+    const unknown = (field: string, what: string) =>
+      violations.push({ code: ErrorCode.UnknownReference, field, message: `'${field}' is not one of the partner's ${what}.` });
+    const given = (field: string, value: string | undefined): value is string => value !== undefined && value.trim() !== '' && !failed.has(field);
+
+    let processorId: string | null = null;
+    if (given('ProcessorGuid', input.processorGuid)) {
+      try {
+        processorId = (await this.#processors.resolve(partner, { processorId: input.processorGuid.trim() })).id;
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+        unknown('ProcessorGuid', 'processors');
+      }
+    } else if (partner.kind === 'for-profit' && !failed.has('ProcessorGuid')) {
+      // A for-profit partner's payments name their processor; the link names it for the page.
+      violations.push({ code: ErrorCode.ProcessorRequired, field: 'ProcessorGuid', message: "'ProcessorGuid' is required for a for-profit partner." });
+    }
+
+    let integrationSourceId: string | null = null;
+    let sourceName: string | null = null;
+    if (given('IntegrationSource', input.integrationSource)) {
+      const [source] = await this.#db
+        .select({ id: integrationSources.id, name: integrationSources.name })
+        .from(integrationSources)
+        .where(and(eq(integrationSources.id, input.integrationSource.trim().toLowerCase()), eq(integrationSources.partnerId, partner.id)));
+      if (source) {
+        integrationSourceId = source.id;
+        sourceName = source.name;
+      } else unknown('IntegrationSource', 'integration sources');
+    }
+
+    let savedCardTokenId: string | null = null;
+    let savedBankTokenId: string | null = null;
+    if (given('TokenGuid', input.tokenGuid)) {
+      const token = await this.#tokens.find(partner.id, input.tokenGuid);
+      if (!token) unknown('TokenGuid', 'active tokens');
+      else if (token.kind === 'card') savedCardTokenId = token.id;
+      else savedBankTokenId = token.id;
+    }
+    if (given('ExternalCardToken', input.externalCardToken)) {
+      const token = await this.#tokens.find(partner.id, input.externalCardToken);
+      if (!token) unknown('ExternalCardToken', 'card tokens');
+      else if (token.kind !== 'card') {
+        violations.push({ code: ErrorCode.PayLinkTokenKindMismatch, field: 'ExternalCardToken', message: "'ExternalCardToken' is a bank-account token (a CheckInfoKey), not a card." });
+      } else savedCardTokenId = token.id;
+    }
+    if (given('ExternalCheckToken', input.externalCheckToken)) {
+      const token = await this.#tokens.find(partner.id, input.externalCheckToken);
+      if (!token) unknown('ExternalCheckToken', 'bank-account tokens');
+      else if (token.kind !== 'bank') {
+        violations.push({ code: ErrorCode.PayLinkTokenKindMismatch, field: 'ExternalCheckToken', message: "'ExternalCheckToken' is a card token (a CcInfoKey), not a bank account." });
+      } else if (savedBankTokenId && savedBankTokenId !== token.id) {
+        violations.push({ code: ErrorCode.PayLinkTokenConflict, field: 'ExternalCheckToken', message: "'ExternalCheckToken' names another bank account than 'TokenGuid'; send one." });
+      } else savedBankTokenId = token.id;
+    }
+    return { violations, processorId, integrationSourceId, sourceName, savedCardTokenId, savedBankTokenId };
+  }
+
+  /** The lines must be payable: the group fits the partner's kind and its contract has a schedule. */
+  async #feeViolations(partner: AuthenticatedPartner, lines: PayLinkLine[]): Promise<RuleViolation[]> {
+    try {
+      await this.#fees.quote(partner, {
+        lines: lines.map(feeLineOf),
+        lineField: (i, field) => `PaymentLines[${i}].${field === 'TransactionSourceGroupId' ? 'Type' : field}`,
+      });
+      return [];
+    } catch (err) {
+      if (err instanceof ValidationError) return err.violations;
+      if (err instanceof NotFoundError) return [{ code: ErrorCode.NoFeeSchedule, field: 'PaymentLines', message: err.message }];
+      throw err;
+    }
+  }
+}
