@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/index.ts';
 import { requireAccessToken } from './auth.ts';
+import { charitySearchRoutes } from './charity-search.ts';
 import { apiErrorHandler } from './error-handler.ts';
 import { feeRoutes } from './fees.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
@@ -28,6 +29,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   payLinkRoutes(app, services);
   refundVoidRoutes(app, services);
   feeRoutes(app, services);
+  charitySearchRoutes(app, services, services.config);
 
   opts.extraRoutes?.(app);
 }

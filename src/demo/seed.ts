@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FeeSchedule } from '../domain/fee-schedule.ts';
+import { loadSampleCharitiesOnce } from '../services/charity-import-samples.ts';
 import type { Services } from '../services/index.ts';
 import { appSettings } from '../store/schema/index.ts';
 import { type DemoCredentials, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
@@ -49,7 +50,11 @@ export async function createDemoPartner(services: Services, name: string, kind: 
  */
 export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
   // Two servers starting at once on one PostgreSQL database seed one demo environment.
-  return services.store.withAdvisoryLock(DEMO_LOCK, () => seedOnce(services, dataDir));
+  return services.store.withAdvisoryLock(DEMO_LOCK, async () => {
+    // The charity directory's shipped US and Canadian samples (once per database).
+    await loadSampleCharitiesOnce(services.store, services.charityImport);
+    return seedOnce(services, dataDir);
+  });
 }
 
 async function seedOnce(services: Services, dataDir: string): Promise<DemoCredentials> {

@@ -56,6 +56,14 @@ export const ErrorCode = {
   PayLinkTokenConflict: 6004,
   /** Pay links: the token is not of the kind the field names (a bank account as ExternalCardToken ...). */
   PayLinkTokenKindMismatch: 6005,
+  /** Charity search: none of Name, EIN, City or State was given. */
+  CharitySearchCriterionRequired: 7000,
+  /** Charity search: Name has no letter or digit to search for. */
+  CharityNameUnsearchable: 7001,
+  /** Charity search: EIN is neither a US EIN nor a Canadian business number. */
+  CharityEinInvalid: 7002,
+  /** Charity search: EIN is in the other country's form (a BN with CharitySource 1, or a dashed EIN with 2). */
+  CharityEinOfOtherSource: 7003,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

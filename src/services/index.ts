@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { Ids } from '../ids.ts';
 import type { Store } from '../store/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from '../processors/registry.ts';
+import { CharityImportService } from './charity-import.ts';
+import { CharityService } from './charities.ts';
 import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
 import { PaymentService } from './payments.ts';
@@ -30,6 +32,8 @@ export interface Services {
   vault: Vault;
   tokens: TokenService;
   payments: PaymentService;
+  charities: CharityService;
+  charityImport: CharityImportService;
   refundsVoids: RefundVoidService;
   settlement: SettlementService;
   payLinks: PayLinkService;
@@ -54,5 +58,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees });
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout };
+  const charities = new CharityService(store);
+  const charityImport = new CharityImportService(store);
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport };
 }

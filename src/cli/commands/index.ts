@@ -1,8 +1,9 @@
 import type { Command } from '../command.ts';
+import { charityCommands } from './charities.ts';
 import { contractCommands } from './contracts.ts';
 import { partnerCommands } from './partners.ts';
 import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands, ...charityCommands];

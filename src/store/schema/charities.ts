@@ -1,20 +1,36 @@
-import { boolean, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The charity directory; see migrations/0008_charities.sql. */
 export const charities = pgTable('charities', {
   id: uuid('id').primaryKey(),
   registry: text('registry', { enum: ['IRS', 'CRA'] }).notNull(),
   registryNumber: text('registry_number').notNull(),
+  taxIdRoot: text('tax_id_root').notNull(),
   name: text('name').notNull(),
+  searchName: text('search_name').notNull(),
   ein: text('ein').notNull(),
   address1: text('address1'),
   address2: text('address2'),
   city: text('city'),
+  cityKey: text('city_key'),
   state: text('state'),
   zip: text('zip'),
   country: text('country'),
   nteeCode: text('ntee_code'),
   eligible: boolean('eligible').notNull(),
   groupExemption: text('group_exemption'),
-  parentOrgName: text('parent_org_name'),
+  groupRole: text('group_role', { enum: ['central', 'member'] }),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Every word of every charity name (prefix and typo resolution). */
+export const charityWords = pgTable('charity_words', {
+  word: text('word').primaryKey(),
+});
+
+/** The central organization of each IRS group exemption. */
+export const charityGroups = pgTable('charity_groups', {
+  groupExemption: text('group_exemption').primaryKey(),
+  centralId: uuid('central_id').notNull(),
+  centralName: text('central_name').notNull(),
 });
