@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { billingJob } from './billing/worker.ts';
 import type { Services } from './services/index.ts';
 
 export interface BackgroundJob {
@@ -15,6 +16,8 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, run: () => services.settlement.settleIfCutoffPassed() },
+    // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
+    ...(services.config.billingWorker ? [billingJob(services)] : []),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseCutoff } from './domain/settlement-cutoff.ts';
+import { parseRetryDays } from './domain/billing-profile.ts';
 
 /**
  * One typed configuration, read from the environment once. Every variable is listed in the
@@ -36,6 +37,12 @@ export interface Config {
   gatewaySessionTtlMs: number;
   /** SOAP gateway: the XML namespace of its operations. */
   soapNamespace: string;
+  /** Recurring billing: run the billing worker in the server process (BILLING_WORKER). */
+  billingWorker: boolean;
+  /** Recurring billing: how often the in-process worker looks for due profiles. */
+  billingIntervalMs: number;
+  /** Recurring billing: days after a bill date on which a declined charge is retried (BILLING_RETRY_DAYS). */
+  billingRetryDays: number[];
   /** Pay page: the CSP frame-ancestors source list (FRAME_ANCESTORS); `'none'` forbids embedding. */
   frameAncestors: string;
   /** Pay page: submissions per pay link, and per client IP, in any 10 minutes. */
@@ -88,6 +95,13 @@ function frameAncestors(env: Env, name: string): string {
   return sources.join(' ');
 }
 
+function retryDays(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name]?.trim() || fallback;
+  const days = parseRetryDays(raw);
+  if (!days) throw new ConfigError(`${name} must be increasing whole days from 1 to 365, comma-separated (1,3,7), or none, got "${raw}"`);
+  return days;
+}
+
 function base64Key(name: string, value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
@@ -126,6 +140,9 @@ export function loadConfig(env: Env = process.env): Config {
     vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),
     gatewaySessionTtlMs: int(env, 'GATEWAY_SESSION_TTL', 20, 1, 24 * 60) * 60_000,
     soapNamespace: (env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws').replace(/\/+$/, ''),
+    billingWorker: bool(env, 'BILLING_WORKER', true),
+    billingIntervalMs: int(env, 'BILLING_INTERVAL', 300, 5, 86_400) * 1000,
+    billingRetryDays: retryDays(env, 'BILLING_RETRY_DAYS', '1,3,7'),
     frameAncestors: frameAncestors(env, 'FRAME_ANCESTORS'),
     payLinkSubmitLimitPerLink: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_LINK', 10, 1),
     payLinkSubmitLimitPerIp: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_IP', 30, 1),

@@ -5,6 +5,8 @@ import { requireAccessToken } from './auth.ts';
 import { charitySearchRoutes } from './charity-search.ts';
 import { apiErrorHandler } from './error-handler.ts';
 import { feeRoutes } from './fees.ts';
+import { nextBillDateRoutes } from './next-bill-date.ts';
+import { recurringProfileRoutes } from './recurring-profiles.ts';
 import { acceptJsonBodies } from './json-bodies.ts';
 import { paymentRoutes } from './payments.ts';
 import { payLinkRoutes } from './paylinks.ts';
@@ -29,6 +31,8 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   payLinkRoutes(app, services);
   refundVoidRoutes(app, services);
   feeRoutes(app, services);
+  recurringProfileRoutes(app, services);
+  nextBillDateRoutes(app);
   charitySearchRoutes(app, services, services.config);
 
   opts.extraRoutes?.(app);

@@ -44,6 +44,20 @@ export const ErrorCode = {
   PaymentReferenceRequired: 4000,
   /** Refunds and voids: ProcessorGuid names one of the partner's processors, but not the payment's. */
   ProcessorNotOfPayment: 4001,
+  /** Recurring billing: BillingFrequency is not one of the spec's frequencies (on a profile). */
+  RecurringFrequencyUnknown: 5000,
+  /** Recurring billing: EndDate is not after StartDate. */
+  RecurringEndDateNotAfterStart: 5001,
+  /** Recurring billing: NextBillDate is not after StartDate. */
+  RecurringNextBillDateNotAfterStart: 5002,
+  /** Recurring billing: NextBillDate is in the past. */
+  RecurringNextBillDateInPast: 5003,
+  /** Recurring billing: NextBillDate is after EndDate (or the schedule leaves no bill date before EndDate). */
+  RecurringNextBillDateAfterEnd: 5004,
+  /** Recurring billing: the profile is cancelled; it cannot be updated or cancelled again. */
+  RecurringProfileCancelled: 5005,
+  /** Recurring billing: PreFeeAmount is larger than Amount. */
+  RecurringPreFeeAboveAmount: 5006,
   /** Pay links: the body's ApiKey is not the partner's pay-link key. */
   PayLinkApiKeyInvalid: 6000,
   /** Pay links: a link with a recurring line has exactly one line. */

@@ -7,11 +7,13 @@ import { CharityImportService } from './charity-import.ts';
 import { CharityService } from './charities.ts';
 import { FeeService } from './fees.ts';
 import { PartnerService } from './partners.ts';
+import { BillingService } from './billing.ts';
 import { PaymentService } from './payments.ts';
 import { PayLinkService } from './paylinks.ts';
 import { PayLinkCheckoutService } from './paylinks-checkout.ts';
 import { PayLinkResultService } from './paylinks-results.ts';
 import { ProcessorService } from './processors.ts';
+import { RecurringProfileService } from './recurring-profiles.ts';
 import { RefundVoidService } from './refunds-voids.ts';
 import { SessionService } from './sessions.ts';
 import { SettlementService } from './settlement.ts';
@@ -32,6 +34,8 @@ export interface Services {
   vault: Vault;
   tokens: TokenService;
   payments: PaymentService;
+  recurringProfiles: RecurringProfileService;
+  billing: BillingService;
   charities: CharityService;
   charityImport: CharityImportService;
   refundsVoids: RefundVoidService;
@@ -52,6 +56,8 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
   const payments = new PaymentService({ db: store.db, clock, ids, fees, processors, adapters: processorAdapters, tokens });
+  const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
+  const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
   const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
@@ -60,5 +66,5 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees });
   const charities = new CharityService(store);
   const charityImport = new CharityImportService(store);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport };
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
 }

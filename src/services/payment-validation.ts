@@ -104,11 +104,14 @@ function validateCommon(input: PaymentInputCommon, v: Violations, options: { sta
     const key = (field.charAt(0).toLowerCase() + field.slice(1)) as keyof PaymentInputCommon;
     v.maxLength(field, input[key] as string | undefined);
   }
-  if (v.required('Email', input.email)) {
+  // A recurring charge is merchant-initiated: no payer is there to give an email address, an IP
+  // address or a state, so they are checked only when present (docs/decisions.md, "Recurring billing").
+  const payerPresent = input.recurring === undefined;
+  if (payerPresent ? v.required('Email', input.email) : !blank(input.email)) {
     v.maxLength('Email', input.email);
     v.check('Email', input.email, emailProblem);
   }
-  if (v.required('IpAddress', input.ipAddress)) {
+  if (payerPresent ? v.required('IpAddress', input.ipAddress) : !blank(input.ipAddress)) {
     v.maxLength('IpAddress', input.ipAddress);
     v.check('IpAddress', input.ipAddress, ipProblem);
   }
@@ -117,7 +120,7 @@ function validateCommon(input: PaymentInputCommon, v: Violations, options: { sta
   const country = blank(input.country) ? undefined : input.country!.trim();
   v.maxLength('Zip', input.zip);
   v.check('Zip', input.zip, (z) => zipProblem(z, country));
-  if (options.stateRequired) v.required('State', input.state);
+  if (options.stateRequired && payerPresent) v.required('State', input.state);
   v.maxLength('State', input.state);
   v.check('State', input.state, (s) => stateProblem(s, country));
   v.maxLength('Currency', input.currency);

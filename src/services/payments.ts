@@ -303,6 +303,8 @@ export class PaymentService {
       epfSessionId: text(input.epfSessionId),
       mkey: text(input.mKey),
       gwShield: input.gwShieldAdditional && Object.keys(input.gwShieldAdditional).length > 0 ? input.gwShieldAdditional : null,
+      recurringProfileId: input.recurring?.profileId ?? null,
+      billDate: input.recurring?.billDate ?? null,
       createdAt: this.#clock.now(),
     };
   }
@@ -334,7 +336,8 @@ export class PaymentService {
    */
   async #insertPending(row: PaymentInsert, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
-      // The only unique index a new row can meet is payments_tran_id_once: a conflict is a duplicate.
+      // The unique indexes a new row can meet are payments_tran_id_once and (a recurring charge)
+      // payments_recurring_bill_once: a conflict is a duplicate.
       const inserted = await tx.insert(payments).values(row).onConflictDoNothing().returning({ id: payments.id });
       if (inserted.length === 0) return false;
       await tx.insert(paymentLines).values(this.#lineRows(row.id, lines, inputs));
@@ -350,7 +353,9 @@ export class PaymentService {
       processStatus: ProcessStatus.NotProcessed,
       responseCode: ResponseCode.NotProcessed,
       successful: false,
-      message: `Duplicate transaction: TranId '${pending.tranId}' was already processed for this integration source; this request was not processed.`,
+      message: pending.recurringProfileId
+        ? `Duplicate transaction: bill date ${pending.billDate} of this recurring profile was already charged or is being charged; this request was not processed.`
+        : `Duplicate transaction: TranId '${pending.tranId}' was already processed for this integration source; this request was not processed.`,
       processorMessage: null,
       processedAt: this.#clock.now(),
     };

@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { billingCommands } from './billing.ts';
 import { charityCommands } from './charities.ts';
 import { contractCommands } from './contracts.ts';
 import { partnerCommands } from './partners.ts';
@@ -6,4 +7,4 @@ import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands, ...charityCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands, ...charityCommands, ...billingCommands];

@@ -3,5 +3,6 @@ export * from './foundation.ts';
 export * from './tokens.ts';
 export * from './charities.ts';
 export * from './payments.ts';
+export * from './recurring.ts';
 export * from './paylinks.ts';
 export * from './lifecycle.ts';

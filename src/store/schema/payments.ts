@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { integrationSources, organizations, partners, processors } from './foundation.ts';
 import { paymentTokens } from './tokens.ts';
 
@@ -73,6 +73,9 @@ export const payments = pgTable('payments', {
   settlementBatchId: uuid('settlement_batch_id'),
   settledAt: ts('settled_at'),
   pendingAdjustmentId: uuid('pending_adjustment_id'),
+  // Recurring billing (migrations/0006_recurring.sql): the profile and bill date this attempt charged.
+  recurringProfileId: uuid('recurring_profile_id'),
+  billDate: date('bill_date', { mode: 'string' }),
 });
 
 export const paymentLines = pgTable(

@@ -1,0 +1,388 @@
+import { hostname } from 'node:os';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../domain/billing-dates.ts';
+import { type BillingPosition, type PositionChange, afterApproval, afterDecline, isPastEnd } from '../domain/billing-profile.ts';
+import type { AuthenticatedPartner, PartnerKind } from '../domain/partner.ts';
+import { PaymentResult, ResponseCode } from '../domain/payment-status.ts';
+import type { Ids } from '../ids.ts';
+import type { Store } from '../store/database.ts';
+import { partners, paymentTokens, payments, recurringProfiles } from '../store/schema/index.ts';
+import { billingChargeInput } from './billing-charge.ts';
+import { ValidationError } from './errors.ts';
+import type { PaymentRecord } from './payment-record.ts';
+import type { PaymentService } from './payments.ts';
+import type { RecurringProfileRow } from './recurring-profiles.ts';
+
+export interface BillingRunOptions {
+  /** The billing day: profiles due on or before it are charged. Default: today (UTC). */
+  asOf?: CalendarDate;
+  /** Profiles claimed per lease round trip. */
+  batchSize?: number;
+  /** Charges in flight at once within this worker. */
+  concurrency?: number;
+}
+
+export interface BillingRunSummary {
+  workerId: string;
+  asOf: CalendarDate;
+  /** Profiles this run took a lease on (a profile billed for several bill dates counts each time). */
+  claimed: number;
+  /** Charges sent to the payment service. */
+  charged: number;
+  approved: number;
+  declined: number;
+  /** Profiles suspended after their last retry failed. */
+  suspended: number;
+  /** Profiles completed (past EndDate). */
+  completed: number;
+  /** Bill dates whose earlier attempt (a worker that stopped between charge and advance) was found and applied without charging again. */
+  reconciled: number;
+  /** Profiles left for later: another worker is charging them, or an earlier attempt's outcome is unknown. */
+  deferred: number;
+  /** Profiles whose processing failed unexpectedly (the lease expires and a later run reconciles). */
+  errors: number;
+  durationMs: number;
+}
+
+/** Test seams: a way to stop a worker at the worst moments, as a crash would. */
+export interface BillingFaults {
+  /** Runs after the charge was recorded and before the profile moves on. Throwing here is a crash between charge and advance. */
+  afterCharge?(profileId: string, billDate: CalendarDate): void | Promise<void>;
+}
+
+interface Claimed {
+  profile: RecurringProfileRow;
+  partner: AuthenticatedPartner;
+  tokenKind: 'card' | 'bank';
+  /** When the previous holder claimed the profile, if it left its lease behind. */
+  abandonedClaimAt: Date | null;
+}
+
+type Outcome = 'approved' | 'declined' | 'completed' | 'reconciled-approved' | 'reconciled-declined' | 'deferred' | 'error';
+
+export const DEFAULT_LEASE_MS = 10 * 60_000;
+
+/**
+ * The billing run: charges every active profile whose next attempt is due, exactly once per bill
+ * date, and moves each on (docs/decisions.md, "Recurring billing").
+ *
+ * Exactly once, with any number of workers on one PostgreSQL database:
+ * 1. A worker leases a batch of due profiles (`FOR UPDATE SKIP LOCKED` in one UPDATE: no two
+ *    workers lease the same profile; the lease expires if the worker dies).
+ * 2. It charges each through the PaymentService; the payment row carries the profile and bill
+ *    date, and a unique index allows one live or successful payment per profile and bill date,
+ *    so even a second charge that got past the lease is refused as a duplicate before the processor.
+ * 3. It advances the profile and releases the lease in one conditional UPDATE.
+ * A lease found abandoned (a crash between 2 and 3) is reconciled first: a successful payment for
+ * the bill date advances the profile without charging, a declined one counts as the attempt.
+ */
+export class BillingService {
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #payments: PaymentService;
+  readonly #retryDays: readonly number[];
+  readonly #leaseMs: number;
+  readonly #faults: BillingFaults;
+  #log: FastifyBaseLogger | undefined;
+
+  constructor(deps: { store: Store; clock: Clock; ids: Ids; payments: PaymentService; retryDays: readonly number[]; leaseMs?: number; faults?: BillingFaults }) {
+    this.#store = deps.store;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#payments = deps.payments;
+    this.#retryDays = deps.retryDays;
+    this.#leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#faults = deps.faults ?? {};
+  }
+
+  useLogger(log: FastifyBaseLogger) {
+    this.#log = log;
+  }
+
+  /** Bills everything due as of `asOf` and returns what happened. */
+  async run(options: BillingRunOptions = {}): Promise<BillingRunSummary> {
+    const started = performance.now();
+    const asOf = options.asOf ?? utcDate(this.#clock.now());
+    if (!parseCalendarDate(asOf).ok) throw new RangeError(`asOf must be a date yyyy-MM-dd, got "${asOf}"`);
+    const batchSize = options.batchSize ?? 100;
+    const concurrency = Math.max(1, options.concurrency ?? 8);
+    const workerId = `${hostname()}:${process.pid}:${this.#ids.uuid().slice(0, 8)}`;
+    const summary: BillingRunSummary = {
+      workerId,
+      asOf,
+      claimed: 0,
+      charged: 0,
+      approved: 0,
+      declined: 0,
+      suspended: 0,
+      completed: 0,
+      reconciled: 0,
+      deferred: 0,
+      errors: 0,
+      durationMs: 0,
+    };
+    for (;;) {
+      const batch = await this.#claim(workerId, asOf, batchSize);
+      if (batch.length === 0) break;
+      summary.claimed += batch.length;
+      let next = 0;
+      const lanes = Array.from({ length: Math.min(concurrency, batch.length) }, async () => {
+        while (next < batch.length) {
+          const item = batch[next++]!;
+          await this.#bill(item, asOf, workerId, summary);
+        }
+      });
+      await Promise.all(lanes);
+    }
+    summary.durationMs = Math.round(performance.now() - started);
+    if (summary.claimed > 0) this.#log?.info({ billing: summary }, 'billing run');
+    return summary;
+  }
+
+  /** Profiles by state, how many are due as of `asOf` (default today), and how many a worker holds now. */
+  async status(asOf?: CalendarDate): Promise<{ asOf: CalendarDate; byStatus: Record<string, number>; due: number; leased: number }> {
+    const date = asOf ?? utcDate(this.#clock.now());
+    const now = this.#clock.now().toISOString();
+    const rows = await this.#store.sql.query<{ status: string; total: number | string; due: number | string; leased: number | string }>(
+      `SELECT status, count(*) AS total,
+              count(*) FILTER (WHERE status = 'active' AND next_attempt_on <= $1::date) AS due,
+              count(*) FILTER (WHERE lease_expires_at > $2) AS leased
+         FROM recurring_profiles GROUP BY status`,
+      [date, now],
+    );
+    const byStatus: Record<string, number> = { active: 0, suspended: 0, completed: 0, cancelled: 0 };
+    let due = 0;
+    let leased = 0;
+    for (const r of rows) {
+      byStatus[r.status] = Number(r.total);
+      due += Number(r.due);
+      leased += Number(r.leased);
+    }
+    return { asOf: date, byStatus, due, leased };
+  }
+
+  /**
+   * Leases up to `limit` due profiles of active partners that no live lease holds. Returns them
+   * with the previous claim time when the previous holder left its lease behind.
+   */
+  async #claim(workerId: string, asOf: CalendarDate, limit: number): Promise<Claimed[]> {
+    const now = this.#clock.now();
+    const expires = new Date(now.getTime() + this.#leaseMs);
+    const leased = await this.#store.sql.query<{ id: string; abandoned_claim_at: Date | string | null }>(
+      `UPDATE recurring_profiles p
+          SET lease_owner = $1, lease_claimed_at = $2, lease_expires_at = $3
+         FROM (SELECT r.id, r.lease_claimed_at AS abandoned_claim_at
+                 FROM recurring_profiles r
+                WHERE r.status = 'active'
+                  AND r.next_attempt_on <= $4::date
+                  AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= $2)
+                  AND EXISTS (SELECT 1 FROM partners pa WHERE pa.id = r.partner_id AND pa.status = 'active')
+                ORDER BY r.next_attempt_on, r.id
+                LIMIT $5
+                  FOR UPDATE OF r SKIP LOCKED) due
+        WHERE p.id = due.id
+       RETURNING p.id, due.abandoned_claim_at`,
+      [workerId, now.toISOString(), expires.toISOString(), asOf, limit],
+    );
+    if (leased.length === 0) return [];
+    const abandoned = new Map(leased.map((r) => [r.id, r.abandoned_claim_at === null ? null : new Date(r.abandoned_claim_at)]));
+    const rows = await this.#store.db
+      .select({ profile: recurringProfiles, partnerName: partners.name, partnerKind: partners.kind, tokenKind: paymentTokens.kind })
+      .from(recurringProfiles)
+      .innerJoin(partners, eq(partners.id, recurringProfiles.partnerId))
+      .innerJoin(paymentTokens, eq(paymentTokens.id, recurringProfiles.tokenId))
+      .where(inArray(recurringProfiles.id, [...abandoned.keys()]));
+    return rows.map((r) => ({
+      profile: r.profile,
+      partner: { id: r.profile.partnerId, name: r.partnerName, kind: r.partnerKind as PartnerKind },
+      tokenKind: r.tokenKind,
+      abandonedClaimAt: abandoned.get(r.profile.id) ?? null,
+    }));
+  }
+
+  async #bill(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary): Promise<void> {
+    let outcome: Outcome;
+    try {
+      outcome = await this.#billOne(item, asOf, workerId, summary);
+    } catch (err) {
+      // The lease stays: it expires, and the next run reconciles whatever happened.
+      outcome = 'error';
+      this.#log?.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id }, 'billing a recurring profile failed');
+    }
+    switch (outcome) {
+      case 'approved':
+        summary.approved++;
+        break;
+      case 'declined':
+        summary.declined++;
+        break;
+      case 'reconciled-approved':
+      case 'reconciled-declined':
+        summary.reconciled++;
+        break;
+      case 'completed':
+        break;
+      case 'deferred':
+        summary.deferred++;
+        break;
+      case 'error':
+        summary.errors++;
+        break;
+    }
+  }
+
+  async #billOne(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary): Promise<Outcome> {
+    const p = item.profile;
+    const position: BillingPosition = {
+      schedule: { frequency: p.billingFrequency as BillingFrequency, anchorDay: p.anchorDay },
+      endDate: p.endDate,
+      nextBillDate: p.nextBillDate,
+      failedAttempts: p.failedAttempts,
+    };
+    const billDate = p.nextBillDate;
+
+    if (isPastEnd(billDate, p.endDate)) {
+      await this.#move(p, workerId, { status: 'completed', nextBillDate: billDate, nextAttemptOn: billDate, failedAttempts: p.failedAttempts }, {}, summary);
+      return 'completed';
+    }
+
+    if (item.abandonedClaimAt !== null) {
+      const found = await this.#earlierAttempt(p.id, billDate, item.abandonedClaimAt);
+      if (found.kind === 'charged') {
+        await this.#move(p, workerId, afterApproval(position), { paymentId: found.paymentId }, summary);
+        return 'reconciled-approved';
+      }
+      if (found.kind === 'pending') return this.#defer(p, asOf, workerId, found);
+      if (found.kind === 'declined') {
+        await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { paymentId: found.paymentId, failure: found.message }, summary);
+        return 'reconciled-declined';
+      }
+    }
+
+    let record: PaymentRecord;
+    summary.charged++;
+    try {
+      const input = billingChargeInput(p, billDate);
+      record = item.tokenKind === 'card' ? await this.#payments.payCard(item.partner, input) : await this.#payments.payAch(item.partner, input);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      // Nothing was sent to the processor (a deleted token, an expired card, a contract without
+      // the group's schedule): a failed attempt all the same.
+      await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { failure: err.message }, summary);
+      return 'declined';
+    }
+    await this.#faults.afterCharge?.(p.id, billDate);
+
+    const payment = record.payment;
+    if (!payment.successful && payment.responseCode === ResponseCode.NotProcessed) {
+      // Refused as a duplicate: another worker holds a live or successful payment for this bill date.
+      const found = await this.#earlierAttempt(p.id, billDate, null);
+      if (found.kind === 'charged') {
+        await this.#move(p, workerId, afterApproval(position), { paymentId: found.paymentId }, summary);
+        return 'reconciled-approved';
+      }
+      return 'deferred';
+    }
+    if (payment.successful) {
+      await this.#move(p, workerId, afterApproval(position), { paymentId: payment.id }, summary);
+      return 'approved';
+    }
+    await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { paymentId: payment.id, failure: payment.message ?? 'Declined' }, summary);
+    return 'declined';
+  }
+
+  /**
+   * What became of an earlier attempt at a bill date: a live or successful payment (charged,
+   * whenever it was made), one still pending, or a decline made since `since` (the abandoned
+   * claim). Duplicate refusals are not attempts.
+   */
+  async #earlierAttempt(
+    profileId: string,
+    billDate: CalendarDate,
+    since: Date | null,
+  ): Promise<{ kind: 'charged'; paymentId: string } | { kind: 'pending'; paymentId: string; createdAt: Date } | { kind: 'declined'; paymentId: string; message: string } | { kind: 'none' }> {
+    const rows = await this.#store.db
+      .select({ id: payments.id, result: payments.paymentResult, responseCode: payments.responseCode, message: payments.message, createdAt: payments.createdAt })
+      .from(payments)
+      .where(and(eq(payments.recurringProfileId, profileId), eq(payments.billDate, billDate)));
+    const live = rows.find((r) => r.result !== PaymentResult.Failed);
+    if (live) {
+      return live.result === PaymentResult.Pending || live.result === PaymentResult.Processing
+        ? { kind: 'pending', paymentId: live.id, createdAt: live.createdAt }
+        : { kind: 'charged', paymentId: live.id };
+    }
+    if (since !== null) {
+      const declined = rows
+        .filter((r) => r.responseCode !== ResponseCode.NotProcessed && r.createdAt >= since)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      if (declined) return { kind: 'declined', paymentId: declined.id, message: declined.message ?? 'Declined' };
+    }
+    return { kind: 'none' };
+  }
+
+  /**
+   * A payment for the bill date is still pending. Younger than a lease: another worker is
+   * charging it; our lease stays and lapses. Older: its worker died between asking the processor
+   * and recording the answer, so nobody knows whether the payer was charged. It is never charged
+   * again automatically (the unique index would refuse it anyway); the profile is looked at again
+   * tomorrow and the error is logged for an operator.
+   */
+  async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
+    if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
+    this.#log?.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
+    await this.#store.db
+      .update(recurringProfiles)
+      .set({ nextAttemptOn: addDays(asOf, 1), lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`, ...released })
+      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
+    return 'deferred';
+  }
+
+  /**
+   * Moves the profile to `change` and releases the lease, in one statement, only if nobody moved
+   * it meanwhile (a partner's update of its bill date, a cancellation). Otherwise only the lease
+   * is released: the partner's change stands.
+   */
+  async #move(
+    p: RecurringProfileRow,
+    workerId: string,
+    change: PositionChange,
+    attempt: { paymentId?: string; failure?: string },
+    summary: BillingRunSummary,
+  ): Promise<void> {
+    const now = this.#clock.now();
+    const moved = await this.#store.db
+      .update(recurringProfiles)
+      .set({
+        status: change.status,
+        nextBillDate: change.nextBillDate,
+        nextAttemptOn: change.nextAttemptOn,
+        failedAttempts: change.failedAttempts,
+        ...(attempt.paymentId ? { lastPaymentId: attempt.paymentId, lastAttemptAt: now } : {}),
+        ...(attempt.failure !== undefined ? { lastFailure: attempt.failure.slice(0, 500), lastAttemptAt: now } : change.failedAttempts === 0 ? { lastFailure: null } : {}),
+        ...(change.status === 'suspended' ? { suspendedAt: now } : {}),
+        ...(change.status === 'completed' ? { completedAt: now } : {}),
+        ...released,
+      })
+      .where(
+        and(
+          eq(recurringProfiles.id, p.id),
+          eq(recurringProfiles.status, 'active'),
+          eq(recurringProfiles.nextBillDate, p.nextBillDate),
+          eq(recurringProfiles.failedAttempts, p.failedAttempts),
+          or(isNull(recurringProfiles.leaseOwner), eq(recurringProfiles.leaseOwner, workerId)),
+        ),
+      )
+      .returning({ id: recurringProfiles.id });
+    if (moved.length === 0) {
+      await this.#store.db.update(recurringProfiles).set(released).where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
+      return;
+    }
+    if (change.status === 'suspended') summary.suspended++;
+    if (change.status === 'completed') summary.completed++;
+  }
+}
+
+const released = { leaseOwner: null, leaseClaimedAt: null, leaseExpiresAt: null } as const;

@@ -1,0 +1,61 @@
+import { bigint, boolean, date, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integrationSources, organizations, partners, processors } from './foundation.ts';
+import { paymentTokens } from './tokens.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const day = (name: string) => date(name, { mode: 'string' });
+
+/** Recurring billing profiles; see migrations/0006_recurring.sql. */
+export const recurringProfiles = pgTable('recurring_profiles', {
+  id: uuid('id').primaryKey(),
+  profileId: integer('profile_id').generatedAlwaysAsIdentity(),
+  partnerId: uuid('partner_id').notNull().references(() => partners.id),
+  tokenId: uuid('token_id').notNull().references(() => paymentTokens.id),
+  processorId: uuid('processor_id').notNull().references(() => processors.id),
+  integrationSourceId: uuid('integration_source_id').references(() => integrationSources.id),
+  organizationId: uuid('organization_id').references(() => organizations.id),
+  charityId: uuid('charity_id'),
+  status: text('status', { enum: ['active', 'suspended', 'completed', 'cancelled'] }).notNull(),
+  billingFrequency: text('billing_frequency').notNull(),
+  anchorDay: smallint('anchor_day').notNull(),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date'),
+  nextBillDate: day('next_bill_date').notNull(),
+  nextAttemptOn: day('next_attempt_on').notNull(),
+  failedAttempts: smallint('failed_attempts').notNull().default(0),
+  amountCents: cents('amount_cents').notNull(),
+  preFeeAmountCents: cents('pre_fee_amount_cents'),
+  payFee: boolean('pay_fee').notNull(),
+  transactionSourceGroupId: smallint('transaction_source_group_id').notNull(),
+  commissionRateOverride: text('commission_rate_override'),
+  cardProcessingFeeOverride: text('card_processing_fee_override'),
+  surchargeCents: cents('surcharge_cents'),
+  feeCommissionRate: text('fee_commission_rate'),
+  feeCardRate: text('fee_card_rate'),
+  feesTakenAt: ts('fees_taken_at').notNull(),
+  externalEventId: text('external_event_id'),
+  externalEventGuid: text('external_event_guid'),
+  externalEventName: text('external_event_name'),
+  email: text('email'),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  street: text('street'),
+  city: text('city'),
+  state: text('state'),
+  zip: text('zip'),
+  country: text('country'),
+  currency: text('currency'),
+  externalConstituentId: text('external_constituent_id'),
+  lastPaymentId: uuid('last_payment_id'),
+  lastAttemptAt: ts('last_attempt_at'),
+  lastFailure: text('last_failure'),
+  leaseOwner: text('lease_owner'),
+  leaseClaimedAt: ts('lease_claimed_at'),
+  leaseExpiresAt: ts('lease_expires_at'),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+  suspendedAt: ts('suspended_at'),
+  completedAt: ts('completed_at'),
+  cancelledAt: ts('cancelled_at'),
+});
