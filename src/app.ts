@@ -6,6 +6,8 @@ import { healthRoutes } from './api/health.ts';
 import { registerOpenApi } from './api/openapi.ts';
 import { sendProblem } from './api/problems.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
+import { gatewayPlugin } from './gateway/plugin.ts';
+import { httpsServerOptions } from './gateway/transport.ts';
 import { loggerOptions } from './logging.ts';
 import { payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
@@ -41,6 +43,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    // TLS_CERT_FILE + TLS_KEY_FILE: the service terminates TLS itself.
+    ...httpsServerOptions(config),
   }) as unknown as FastifyInstance;
 
   services.payments.useLogger(app.log);
@@ -56,6 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   healthRoutes(app, services.store);
   await app.register(apiPlugin, { prefix: '/api', services, extraRoutes: options.extraApiRoutes });
   await app.register(payPagePlugin, { prefix: '/paylink', services });
+  await app.register(gatewayPlugin, { services });
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);

@@ -13,6 +13,7 @@ export interface BackgroundJob {
 export function backgroundJobs(services: Services): BackgroundJob[] {
   return [
     { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() },
+    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, run: () => services.gatewaySessions.purgeExpired() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, run: () => services.settlement.settleIfCutoffPassed() },

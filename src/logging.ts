@@ -11,6 +11,8 @@ export const SECRET_FIELDS = [
   'ckAccountNum', 'BankAccountNum', 'bankAccountNum', 'accountNumber', 'cardNumber', 'pan',
   'ResponseToken', 'responseToken', 'authorization', 'cookie', 'ExternalPaymentData',
   'VAULT_KEY', 'vaultKey',
+  'VAULT_OLD_KEYS', 'vaultOldKeys', 'ClientSessionID', 'clientSessionId', 'clientsessionid', 'ccaccountnum',
+  'ckaccountnum', 'bankaccountnum', 'plain', 'secretCiphertext', 'passwordHash',
 ] as const;
 
 function redactPaths(): string[] {

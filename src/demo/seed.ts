@@ -3,7 +3,7 @@ import type { FeeSchedule } from '../domain/fee-schedule.ts';
 import { loadSampleCharitiesOnce } from '../services/charity-import-samples.ts';
 import type { Services } from '../services/index.ts';
 import { appSettings } from '../store/schema/index.ts';
-import { type DemoCredentials, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
+import { type DemoCredentials, type DemoGatewayUser, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
 
 const DEMO_KEY = 'demo';
 const DEMO_LOCK = 727_002;
@@ -26,6 +26,17 @@ function demoSchedule(groupId: number): FeeSchedule {
     achFeeRate: '0.8',
     achFeeCapCents: 500,
   };
+}
+
+/** The non-profit partner's SOAP gateway user; an existing one gets a new password (its old one is only in a lost file). */
+async function demoGatewayUser(services: Services, partnerClientId: string): Promise<DemoGatewayUser> {
+  const Username = 'demo-charity-gateway';
+  const Vendor = 'DemoCharity';
+  const existing = (await services.gatewayUsers.list(partnerClientId)).find((u) => u.username === Username);
+  const Password = existing
+    ? await services.gatewayUsers.resetPassword(Username)
+    : (await services.gatewayUsers.create({ partnerId: partnerClientId, username: Username, vendor: Vendor })).password;
+  return { partnerClientId, Username, Password, Vendor };
 }
 
 export async function createDemoPartner(services: Services, name: string, kind: 'non-profit' | 'for-profit') {
@@ -68,7 +79,7 @@ async function seedOnce(services: Services, dataDir: string): Promise<DemoCreden
     const credentials: DemoCredentials = {
       note: 'Demo credentials generated on first start. Keep this file private; the database holds only hashes.',
       partners: [nonProfit, forProfit],
-      gatewayUsers: [],
+      gatewayUsers: [await demoGatewayUser(services, nonProfit.ClientId)],
     };
     writeCredentials(dataDir, credentials);
     return credentials;
@@ -76,7 +87,13 @@ async function seedOnce(services: Services, dataDir: string): Promise<DemoCreden
   const current = (await db.select().from(appSettings).where(eq(appSettings.key, DEMO_KEY)))[0]!.value as DemoMarker;
   const saved = readCredentials(dataDir);
   const ids = [current.nonProfit, current.forProfit];
-  if (saved && ids.every((id) => saved.partners.some((p) => p.ClientId === id))) return saved;
+  if (saved && ids.every((id) => saved.partners.some((p) => p.ClientId === id))) {
+    if (saved.gatewayUsers.length === 0) {
+      saved.gatewayUsers = [await demoGatewayUser(services, current.nonProfit)];
+      writeCredentials(dataDir, saved);
+    }
+    return saved;
+  }
 
   const partners: DemoPartnerCredentials[] = [];
   for (const id of ids) {
@@ -92,7 +109,7 @@ async function seedOnce(services: Services, dataDir: string): Promise<DemoCreden
   const credentials: DemoCredentials = {
     note: 'Demo credentials regenerated because this data directory had none. Keep this file private.',
     partners,
-    gatewayUsers: [],
+    gatewayUsers: [await demoGatewayUser(services, current.nonProfit)],
   };
   writeCredentials(dataDir, credentials);
   return credentials;

@@ -6,6 +6,9 @@ import { defaultProcessors, type ProcessorRegistry } from '../processors/registr
 import { CharityImportService } from './charity-import.ts';
 import { CharityService } from './charities.ts';
 import { FeeService } from './fees.ts';
+import { GatewayService } from './gateway.ts';
+import { GatewaySessionService } from './gateway-sessions.ts';
+import { GatewayUserService } from './gateway-users.ts';
 import { PartnerService } from './partners.ts';
 import { BillingService } from './billing.ts';
 import { PaymentService } from './payments.ts';
@@ -33,6 +36,9 @@ export interface Services {
   fees: FeeService;
   vault: Vault;
   tokens: TokenService;
+  gatewaySessions: GatewaySessionService;
+  gatewayUsers: GatewayUserService;
+  gateway: GatewayService;
   payments: PaymentService;
   recurringProfiles: RecurringProfileService;
   billing: BillingService;
@@ -50,6 +56,9 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService(store.db, clock, ids, vault);
+  const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
+  const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
+  const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.sessionRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
@@ -66,5 +75,5 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees });
   const charities = new CharityService(store);
   const charityImport = new CharityImportService(store);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
 }

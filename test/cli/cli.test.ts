@@ -31,7 +31,8 @@ afterAll(() => cleanup());
 
 const cli = (...args: string[]) => runCliProcess(args, env);
 
-describe('operator CLI', () => {
+// Each command is a process that opens the store (PGlite: a second or more): generous time limits.
+describe('operator CLI', { timeout: 180_000 }, () => {
   let clientId: string;
 
   it('creates a partner and prints its ClientId, ClientSecret and ApiKey once', async () => {
@@ -106,7 +107,7 @@ describe('operator CLI', () => {
   });
 });
 
-describe.runIf(!testDatabaseUrl())('embedded data directory lock', () => {
+describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 180_000 }, () => {
   it('makes the CLI refuse while another process holds the data directory, and the server too', async () => {
     const lock = lockDataDir(env.DATA_DIR!, 'test holding the lock');
     try {

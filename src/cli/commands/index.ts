@@ -2,9 +2,10 @@ import type { Command } from '../command.ts';
 import { billingCommands } from './billing.ts';
 import { charityCommands } from './charities.ts';
 import { contractCommands } from './contracts.ts';
+import { gatewayUserCommands } from './gateway-users.ts';
 import { partnerCommands } from './partners.ts';
 import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...settleCommands, ...charityCommands, ...billingCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...charityCommands, ...billingCommands];

@@ -6,3 +6,4 @@ export * from './payments.ts';
 export * from './recurring.ts';
 export * from './paylinks.ts';
 export * from './lifecycle.ts';
+export * from './gateway.ts';
