@@ -16,6 +16,9 @@ export interface SettlementRun {
   created: boolean;
 }
 
+/** Any fixed number, distinct from the other advisory locks of the service. */
+const SETTLEMENT_LOCK = 727_005;
+
 type Totals = { currency: string; n: number; cents: string }[];
 
 /** Rows of a raw statement, whichever driver ran it (node-postgres or PGlite). */
@@ -28,8 +31,9 @@ function rowsOf<T>(result: unknown): T[] {
  * batch's id and the settlement time, and every ACH refund accepted up to that moment completes
  * (AwaitingRefund 7 -> Refunded 8).
  *
- * Safe with several processes on one database: the batch row for a moment is unique (a second
- * run for the same moment finds the first and does nothing), and each payment moves with a
+ * Safe with several processes on one database: runs take turns under a transaction-scoped
+ * advisory lock, the batch row for a moment is unique (a second run for the same moment finds the
+ * first and does nothing), and each payment moves with a
  * conditional UPDATE (`WHERE process_status = 2`) that PostgreSQL re-checks after waiting for a
  * concurrent writer, so a payment settles once, in one batch, whatever runs at the same time. A
  * payment with a refund or void in flight is left for the next batch.
@@ -75,6 +79,9 @@ export class SettlementService {
       throw new ValidationError([{ code: ErrorCode.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
     }
     return this.#db.transaction(async (tx) => {
+      // Runs take turns (released at commit): two runs updating many of the same rows at once
+      // could otherwise lock them in different orders and deadlock.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK}::bigint)`);
       const id = this.#ids.uuid();
       const inserted = await tx
         .insert(settlementBatches)
