@@ -6,8 +6,14 @@ import type { PageLanguage } from './i18n.ts';
  * language, sorted for that language. Built once per language; nothing is fetched.
  */
 
-/** Codes ICU names that are not countries a payer lives in (EU, UN, pseudo-locales ...). */
-const NOT_COUNTRIES = new Set(['AC', 'CP', 'CQ', 'DG', 'EA', 'EU', 'EZ', 'IC', 'QO', 'TA', 'UN', 'XA', 'XB', 'ZZ']);
+/**
+ * Codes ICU names that are not countries a payer lives in (EU, UN, pseudo-locales ...), and
+ * withdrawn codes it still knows (UK, YU, ZR ...), which would list a country twice.
+ */
+const NOT_COUNTRIES = new Set([
+  'AC', 'CP', 'CQ', 'DG', 'EA', 'EU', 'EZ', 'IC', 'QO', 'TA', 'UN', 'XA', 'XB', 'ZZ',
+  'AN', 'BU', 'CS', 'DD', 'DY', 'FX', 'HV', 'NH', 'RH', 'SU', 'TP', 'UK', 'VD', 'YD', 'YU', 'ZR',
+]);
 
 const lists = new Map<PageLanguage, [string, string][]>();
 

@@ -62,7 +62,8 @@ export function fromSameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return true;
   try {
-    return new URL(origin).host.toLowerCase() === String(request.host).toLowerCase();
+    // Through URL on both sides, so `host:80` and `host` compare equal for http.
+    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../domain/billing-dates.ts';
 import { phoneProblem, zipProblem } from '../domain/address.ts';
 import { type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
@@ -9,6 +10,7 @@ import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import type { PaymentService } from './payments.ts';
+import type { RecurringProfileService } from './recurring-profiles.ts';
 import { type PayLink, type PayLinkService, type PayLinkStatus, feeLineOf } from './paylinks.ts';
 import type { PayLinkResultService } from './paylinks-results.ts';
 import { RECURRING_FREQUENCIES, WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylinks-rules.ts';
@@ -68,16 +70,8 @@ export type CheckoutOutcome =
   /** Another submission of the link is being processed. */
   | { kind: 'busy' };
 
-/**
- * Starts a recurring profile for a pay link's recurring line (provided by recurring billing).
- * The first charge is the link's payment; the profile bills the later ones.
- */
-export interface RecurringProfileStarter {
-  startForPayLink(
-    partner: PayLink['partner'],
-    profile: { tokenId: string; amountCents: number; payFee: boolean; transactionSourceGroupId: number; billingFrequency: string; startDate: string; integrationSourceId: string | null },
-  ): Promise<{ id: string }>;
-}
+/** The part of recurring billing a pay link uses: creating the profile of a recurring line. */
+export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
 
 /** What the page shows about the link's saved card or bank account. */
 export interface SavedInstruments {
@@ -100,7 +94,7 @@ export class PayLinkCheckoutService {
   readonly #payments: PaymentService;
   readonly #tokens: TokenService;
   readonly #fees: FeeService;
-  #recurring: RecurringProfileStarter | undefined;
+  readonly #recurring: RecurringProfileCreator | undefined;
   #log: FastifyBaseLogger | undefined;
 
   constructor(deps: {
@@ -110,7 +104,7 @@ export class PayLinkCheckoutService {
     payments: PaymentService;
     tokens: TokenService;
     fees: FeeService;
-    recurring?: RecurringProfileStarter;
+    recurring?: RecurringProfileCreator;
   }) {
     this.#clock = deps.clock;
     this.#links = deps.links;
@@ -313,27 +307,55 @@ export class PayLinkCheckoutService {
     };
   }
 
+  /**
+   * The profile of a recurring line, after the first payment: it bills the stored payment method
+   * from the next bill date after today (today's charge was the link's payment), at the line's
+   * amount (grossed up at each charge when the payer covers the fees).
+   */
   async #startRecurring(link: PayLink, line: PayLink['lines'][number], record: PaymentRecord): Promise<void> {
-    const tokenId = record.payment.tokenId;
-    if (!this.#recurring || !tokenId) {
-      this.#log?.error({ payLinkId: link.id, paymentGuid: record.payment.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
+    const p = record.payment;
+    if (!this.#recurring || !p.tokenId) {
+      this.#log?.error({ payLinkId: link.id, paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
       return;
     }
+    const frequency = RECURRING_FREQUENCIES[line.recurring] as BillingFrequency;
+    const startDate = utcDate(p.createdAt);
+    const charged = record.lines[0]?.paymentAmountCents ?? line.amountCents;
     try {
-      const profile = await this.#recurring.startForPayLink(link.partner, {
-        tokenId,
-        amountCents: line.amountCents,
+      const profile = await this.#recurring.create(link.partner, {
+        tokenRef: p.tokenId,
+        amountCents: line.payFee ? charged : line.amountCents,
+        preFeeAmountCents: line.payFee ? line.amountCents : undefined,
         payFee: line.payFee,
         transactionSourceGroupId: line.type,
-        billingFrequency: RECURRING_FREQUENCIES[line.recurring]!,
-        startDate: record.payment.createdAt.toISOString().slice(0, 10),
-        integrationSourceId: link.integrationSourceId,
+        frequency,
+        startDate,
+        nextBillDate: nextBillDate(startDate, { frequency, anchorDay: toYmd(startDate).day }),
+        integrationSourceId: p.integrationSourceId ?? undefined,
+        processorId: p.processorId,
+        organizationId: p.organizationId ?? undefined,
+        charityId: p.charityId ?? undefined,
+        externalEventId: link.settings.externalEventId ?? undefined,
+        externalEventName: link.settings.externalEventName ?? undefined,
+        payer: {
+          email: p.email ?? undefined,
+          firstName: p.firstName ?? undefined,
+          lastName: p.lastName ?? undefined,
+          street: p.street ?? undefined,
+          city: p.city ?? undefined,
+          state: p.state ?? undefined,
+          zip: p.zip ?? undefined,
+          country: p.country ?? undefined,
+          currency: p.currency ?? undefined,
+          externalConstituentId: p.externalConstituentId ?? undefined,
+        },
       });
       await this.#links.setRecurringProfile(link.id, profile.id);
     } catch (err) {
-      // The payment stands; the partner sees no RecurringProfile on the link and can create one
-      // with POST /api/recurringProfile from the payment's TokenGuid.
-      this.#log?.error({ payLinkId: link.id, paymentGuid: record.payment.id, errorName: (err as Error)?.name, detail: (err as Error)?.message }, 'pay link recurring profile not created');
+      // The payment stands; the link shows no RecurringProfile and the partner can create one
+      // with POST /api/recurringProfile from the payment's TokenGuid. The violations name fields only.
+      const violations = err instanceof ValidationError ? err.violations.map((v) => `${v.field}: rule ${v.code}`) : undefined;
+      this.#log?.error({ payLinkId: link.id, paymentGuid: p.id, errorName: (err as Error)?.name, violations }, 'pay link recurring profile not created');
     }
   }
 }

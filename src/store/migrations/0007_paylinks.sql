@@ -20,8 +20,8 @@ CREATE TABLE pay_links (
   -- The one successful payment (workflow 1) or stored card (workflow 3) of the link.
   payment_id uuid REFERENCES payments(id),
   token_id uuid REFERENCES payment_tokens(id),
-  -- The recurring profile a recurring line created (no foreign key: billing owns that table).
-  recurring_profile_id uuid,
+  -- The recurring profile a recurring line created after the payment.
+  recurring_profile_id uuid REFERENCES recurring_profiles(id),
   created_at timestamptz NOT NULL,
   completed_at timestamptz,
   cancelled_at timestamptz

@@ -1,6 +1,7 @@
 import { jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { integrationSources, partners, processors } from './foundation.ts';
 import { payments } from './payments.ts';
+import { recurringProfiles } from './recurring.ts';
 import { paymentTokens } from './tokens.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -20,7 +21,7 @@ export const payLinks = pgTable('pay_links', {
   leaseUntil: ts('lease_until'),
   paymentId: uuid('payment_id').references(() => payments.id),
   tokenId: uuid('token_id').references(() => paymentTokens.id),
-  recurringProfileId: uuid('recurring_profile_id'),
+  recurringProfileId: uuid('recurring_profile_id').references(() => recurringProfiles.id),
   createdAt: ts('created_at').notNull(),
   completedAt: ts('completed_at'),
   cancelledAt: ts('cancelled_at'),
