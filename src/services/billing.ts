@@ -333,9 +333,15 @@ export class BillingService {
   async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
     if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
     this.#log?.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
+    // lease_claimed_at stays: the next claim sees an unresolved attempt and looks again before charging.
     await this.#store.db
       .update(recurringProfiles)
-      .set({ nextAttemptOn: addDays(asOf, 1), lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`, ...released })
+      .set({
+        nextAttemptOn: addDays(asOf, 1),
+        lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      })
       .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
     return 'deferred';
   }

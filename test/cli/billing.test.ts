@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.ts';
+import { testConfig } from '../../src/config.ts';
+import { addDays, utcDate } from '../../src/domain/billing-dates.ts';
+import { cryptoIds } from '../../src/ids.ts';
+import { createServices } from '../../src/services/index.ts';
+import { openStore } from '../../src/store/database.ts';
+import { seedTestPartner } from '../helpers/context.ts';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { runCliProcess } from '../helpers/process.ts';
+import { freshDatabase } from '../helpers/store.ts';
+
+/** `npx payments billing run|status` as an operator runs them, on this run's kind of store. */
+
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+const today = utcDate(new Date());
+const billDate = addDays(today, 3);
+
+const open = () => openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-billing-cli-'));
+  const vaultKey = randomBytes(32).toString('base64');
+  const url = testDatabaseUrl();
+  if (url) {
+    const db = await freshDatabase(url);
+    env = { DATA_DIR: dataDir, DATABASE_URL: db.url, VAULT_KEY: vaultKey };
+    cleanup = async () => {
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+  } else {
+    env = { DATA_DIR: dataDir, VAULT_KEY: vaultKey };
+    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  // Two profiles due in three days: one on a card the simulator approves, one it declines.
+  const store = await open();
+  try {
+    const services = createServices({ store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey, dataDir }) });
+    const partner = await seedTestPartner(services, 'CLI Billing Partner', 'non-profit');
+    const who = { id: partner.ClientId, name: partner.name, kind: 'non-profit' as const };
+    for (const cardNumber of ['4242424242424242', '4000000000000002']) {
+      const token = await services.tokens.tokenizeCard(partner.ClientId, { cardNumber, expMonth: '12', expYear: '35', source: 'api' });
+      await services.recurringProfiles.create(who, { tokenRef: token.id, amountCents: 1500, startDate: today, nextBillDate: billDate, frequency: 'Weekly' });
+    }
+  } finally {
+    await store.close();
+  }
+});
+afterAll(() => cleanup());
+
+const cli = (...args: string[]) => runCliProcess(args, env);
+
+describe('payments billing', { timeout: 180_000 }, () => {
+  it('status counts the profiles and those due', async () => {
+    const res = await cli('billing', 'status', '--as-of', billDate, '--json');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ asOf: billDate, byStatus: { active: 2, suspended: 0, completed: 0, cancelled: 0 }, due: 2, leased: 0 });
+    const text = await cli('billing', 'status');
+    expect(text.stdout).toMatch(/due now\s+0/);
+  });
+
+  it('run charges what is due as of the date, once', async () => {
+    const early = await cli('billing', 'run', '--as-of', addDays(billDate, -1), '--json');
+    expect(early.code).toBe(0);
+    expect(JSON.parse(early.stdout)).toMatchObject({ claimed: 0, charged: 0 });
+
+    const res = await cli('billing', 'run', '--as-of', billDate);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(`Billing run as of ${billDate}`);
+    expect(res.stdout).toMatch(/charges 2: approved 1, declined 1/);
+
+    const again = await cli('billing', 'run', '--as-of', billDate, '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({ charged: 0 });
+
+    const store = await open();
+    try {
+      const rows = await store.sql.query<{ bill_date: string; successful: boolean }>(
+        "SELECT to_char(bill_date, 'YYYY-MM-DD') AS bill_date, successful FROM payments WHERE recurring_profile_id IS NOT NULL ORDER BY successful",
+      );
+      expect(rows).toEqual([
+        { bill_date: billDate, successful: false },
+        { bill_date: billDate, successful: true },
+      ]);
+      const profiles = await store.sql.query<{ next_bill_date: string; failed_attempts: number }>(
+        "SELECT to_char(next_bill_date, 'YYYY-MM-DD') AS next_bill_date, failed_attempts FROM recurring_profiles ORDER BY failed_attempts",
+      );
+      expect(profiles).toEqual([
+        { next_bill_date: addDays(billDate, 7), failed_attempts: 0 },
+        { next_bill_date: billDate, failed_attempts: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a malformed --as-of', async () => {
+    const res = await cli('billing', 'run', '--as-of', '2026-02-30');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--as-of must be a date yyyy-MM-dd/);
+  });
+});
