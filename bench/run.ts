@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   session: () => import('./session.ts'),
   payments: () => import('./payments.ts'),
   fees: () => import('./fees.ts'),
+  lifecycle: () => import('./lifecycle.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });
