@@ -146,7 +146,7 @@ export function paymentForm(view: CheckoutView): string {
   if (link.settings.showTransactionId && !link.tranId) {
     html += `<div class="pl-box"><div class="pl-grid">${input(s, t, 'TranId', { maxlength: 100, wide: true, label: link.settings.transactionIdText ?? t.fields.TranId })}</div></div>`;
   }
-  html += `<button type="submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitPayment)}</button>`;
+  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitPayment)}</button>`;
   html += `<p class="pl-note">${esc(t.secureNote)}</p></form>`;
   return html;
 }
@@ -168,7 +168,7 @@ export function saveCardForm(view: Omit<CheckoutView, 'quotes' | 'saved'>): stri
   let html = formStart(view, 'save-card', ' id="pl-form"');
   html += payerFields(view, false);
   html += `<fieldset class="pl-box"><legend>${esc(t.methodCard)}</legend>${cardFields(s, t, false, false)}</fieldset>`;
-  html += `<button type="submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitSaveCard)}</button>`;
+  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitSaveCard)}</button>`;
   html += `<p class="pl-note">${esc(t.secureNote)}</p></form>`;
   return html;
 }

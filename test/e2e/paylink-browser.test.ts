@@ -1,0 +1,291 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { type Body, linkBody } from '../paypage/paylink-helpers.ts';
+
+/**
+ * The pay page in a real browser: Debian's Chromium, headless, driven by playwright-core. One
+ * browser for the file; each test has its own browser context. The app listens on a real port,
+ * and a second tiny server plays the partner's site that RedirectUrl points at.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let ctx: TestContext;
+let browser: Browser;
+let base: string;
+let partnerSite: Server;
+let partnerBase: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  ctx = await createTestContext({ config: { publicBaseUrl: base, payLinkSubmitLimitPerLink: 1000, payLinkSubmitLimitPerIp: 1000 } });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  partnerSite = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><title>Thanks</title></head><body><main><h1>Thank you</h1><p>${req.url?.length ?? 0}</p></main></body></html>`);
+  });
+  await new Promise<void>((resolve) => partnerSite.listen(0, '127.0.0.1', resolve));
+  partnerBase = `http://127.0.0.1:${(partnerSite.address() as { port: number }).port}`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => partnerSite?.close(resolve));
+  await ctx?.close();
+});
+
+interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Every URL the browser asked for. */
+  requests: string[];
+  /** Console messages about the Content-Security-Policy, and page errors. */
+  problems: string[];
+}
+
+const sessions: Session[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.context.close();
+});
+
+async function open(url: string): Promise<Session> {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  const session: Session = { context, page, requests: [], problems: [] };
+  page.on('request', (r) => session.requests.push(r.url()));
+  page.on('console', (m) => {
+    if (/content security policy|refused to/i.test(m.text())) session.problems.push(m.text());
+  });
+  page.on('pageerror', (e) => session.problems.push(String(e)));
+  sessions.push(session);
+  await page.goto(url);
+  return session;
+}
+
+async function newLink(overrides: Body = {}, partner = ctx.nonProfit): Promise<string> {
+  const res = await ctx.as(partner, { method: 'POST', url: '/api/paylink', payload: linkBody(partner, { RedirectUrl: `${partnerBase}/thanks?order=7`, ...overrides }) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().PayLinkUrl;
+}
+
+const paylinkResult = (token: string) => ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/paylinkResult?ResponseToken=${encodeURIComponent(token)}` });
+
+/** Only the service and the partner's site were asked for anything. */
+function expectNoExternalRequests(s: Session) {
+  const foreign = s.requests.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith(`${partnerBase}/`) && !u.startsWith('data:'));
+  expect(foreign).toEqual([]);
+  expect(s.problems).toEqual([]);
+}
+
+async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: number }[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+    violations: { id: string; impact: string; nodes: unknown[] }[];
+  };
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+}
+
+async function fillCard(page: Page, card = '4242 4242 4242 4242') {
+  await page.getByLabel('Email').fill('ada@example.org');
+  await page.getByLabel('Name on card').fill('Ada Lovelace');
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry month (MM)').fill('12');
+  await page.getByLabel('Expiry year (YY)').fill('30');
+  await page.getByLabel('Security code (CVV)').fill('123');
+}
+
+describe('the pay page in Chromium', () => {
+  it('pays by card, arrives at the RedirectUrl, and the partner confirms once', async () => {
+    const url = await newLink({ FirstName: 'Ada', LastName: 'Lovelace', PaymentLines: [{ Amount: '42.00', Type: 1 }] });
+    const s = await open(url);
+    expect(await s.page.title()).toBe('Secure payment');
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-page.png'), fullPage: true });
+    await fillCard(s.page);
+    await Promise.all([s.page.waitForURL(`${partnerBase}/thanks**`), s.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    const landed = new URL(s.page.url());
+    expect(landed.searchParams.get('order')).toBe('7');
+    expect(landed.searchParams.get('Successful')).toBe('true');
+    const token = landed.searchParams.get('responseToken')!;
+    const confirmed = await paylinkResult(token);
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ Successful: true, TotalAmount: 42, CardNum: '4242', PaymentGuid: landed.searchParams.get('PaymentGuid') });
+    expect((await paylinkResult(token)).statusCode).toBe(404);
+    expectNoExternalRequests(s);
+
+    await s.page.goto(url);
+    await expect.poll(() => s.page.locator('h1').textContent()).toBe('Thank you!');
+    expect(await s.page.locator('#pl-alert').textContent()).toContain('Your payment of $42.00 was received.');
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-receipt.png'), fullPage: true });
+  });
+
+  it('shows a decline, focuses it, and lets the payer try again', async () => {
+    const s = await open(await newLink());
+    await fillCard(s.page, '4000 0000 0000 0002');
+    await s.page.getByRole('button', { name: 'Submit Payment' }).click();
+    const alert = s.page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('Your payment was declined by the bank.');
+    expect(await s.page.evaluate('document.activeElement && document.activeElement.id')).toBe('pl-alert');
+    // The card number is never put back into the page.
+    expect(await s.page.getByLabel('Card number').inputValue()).toBe('');
+    expect(await s.page.getByLabel('Email').inputValue()).toBe('ada@example.org');
+    await fillCard(s.page);
+    await Promise.all([s.page.waitForURL(`${partnerBase}/thanks**`), s.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    expect((await paylinkResult(new URL(s.page.url()).searchParams.get('responseToken')!)).json().Successful).toBe(true);
+    expectNoExternalRequests(s);
+  });
+
+  it('pays by ACH from the bank account tab', async () => {
+    const s = await open(await newLink({ State: 'NY', Country: 'US' }));
+    expect(await s.page.getByLabel('Routing number').isVisible()).toBe(false);
+    await s.page.getByText('Bank account (ACH)').click();
+    expect(await s.page.getByLabel('Routing number').isVisible()).toBe(true);
+    expect(await s.page.getByLabel('Card number').isVisible()).toBe(false);
+    await s.page.getByLabel('Email').fill('ada@example.org');
+    await s.page.getByLabel('Account holder name').fill('Ada Lovelace');
+    await s.page.getByLabel('Routing number').fill('110000000');
+    await s.page.getByLabel('Account number').fill('000123456789');
+    await s.page.getByLabel('Account type').selectOption('2');
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-ach.png'), fullPage: true });
+    await Promise.all([s.page.waitForURL(`${partnerBase}/thanks**`), s.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    const body = (await paylinkResult(new URL(s.page.url()).searchParams.get('responseToken')!)).json();
+    expect(body).toMatchObject({ Successful: true, PaymentMethodTypeId: 7, CheckAccountNum: '6789' });
+    expectNoExternalRequests(s);
+  });
+
+  it('starts a recurring profile from a recurring line', async () => {
+    const url = await newLink({ PaymentLines: [{ Amount: '12.00', Type: 1, Recurring: 4 }] });
+    const s = await open(url);
+    expect(await s.page.getByText('This amount will be charged every month').isVisible()).toBe(true);
+    await fillCard(s.page);
+    await Promise.all([s.page.waitForURL(`${partnerBase}/thanks**`), s.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    const payment = (await paylinkResult(new URL(s.page.url()).searchParams.get('responseToken')!)).json();
+    const [profile] = await ctx.store.sql.query<{ status: string; billing_frequency: string; token_id: string; amount_cents: string }>(
+      'SELECT p.status, p.billing_frequency, p.token_id, p.amount_cents FROM recurring_profiles p JOIN pay_links l ON l.recurring_profile_id = p.id WHERE l.id = $1',
+      [url.split('/').pop()],
+    );
+    expect(profile).toMatchObject({ status: 'active', billing_frequency: 'Monthly', token_id: payment.TokenGuid });
+    expect(Number(profile!.amount_cents)).toBe(1200);
+    await s.page.goto(url);
+    expect(await s.page.getByText('Your recurring payment is set up: $12.00 every month.').isVisible()).toBe(true);
+  });
+
+  it('can be paid with the keyboard alone, with focus always visible', async () => {
+    const s = await open(await newLink());
+    const { page } = s;
+    const active = () => page.evaluate('document.activeElement ? document.activeElement.id : ""') as Promise<string>;
+    const focusVisible = () =>
+      page.evaluate(`(() => {
+        const el = document.activeElement;
+        const target = el.matches('.pl-tab input, .pl-choice input') ? el.nextElementSibling : el;
+        const style = getComputedStyle(target);
+        return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+      })()`) as Promise<boolean>;
+    /** Presses Tab until the element with `id` has focus (keyboard only), checking focus is visible on the way. */
+    const tabTo = async (id: string) => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        if (await active()) expect(await focusVisible(), `focus visible on #${await active()}`).toBe(true);
+        if ((await active()) === id) return;
+      }
+      throw new Error(`Tab never reached #${id}`);
+    };
+    await tabTo('pl-Email');
+    await page.keyboard.type('ada@example.org');
+    await tabTo('pl-Country');
+    await page.keyboard.type('United States');
+    await tabTo('pl-method-card');
+    // Arrow keys move between the method tabs, as in any radio group; back to card again.
+    await page.keyboard.press('ArrowRight');
+    expect(await active()).toBe('pl-method-ach');
+    expect(await page.getByLabel('Routing number').isVisible()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    expect(await active()).toBe('pl-method-card');
+    await tabTo('pl-NameOnCard');
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('4242424242424242');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('30');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await tabTo('pl-submit');
+    await Promise.all([page.waitForURL(`${partnerBase}/thanks**`), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).searchParams.get('Successful')).toBe('true');
+    expectNoExternalRequests(s);
+  });
+
+  it('shows a French page, with French errors', async () => {
+    const s = await open(await newLink({ Language: 'fr-CA', DefaultCountryCode: 'CA' }));
+    expect(await s.page.getAttribute('html', 'lang')).toBe('fr');
+    expect(await s.page.title()).toBe('Paiement sécurisé');
+    expect(await s.page.getByLabel('Pays').inputValue()).toBe('CA');
+    await s.page.getByLabel('Numéro de carte').fill('1234');
+    await s.page.getByRole('button', { name: 'Valider le paiement' }).click();
+    const alert = s.page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('Veuillez corriger');
+    expect(await alert.textContent()).toContain('Numéro de carte: Saisissez un numéro de carte valide.');
+    expect(await s.page.getByLabel('Numéro de carte').getAttribute('aria-invalid')).toBe('true');
+    expect(await s.page.getByLabel('Numéro de carte').getAttribute('aria-describedby')).toBe('pl-CardNum-error');
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-fr-errors.png'), fullPage: true });
+    expectNoExternalRequests(s);
+  });
+
+  it('has no serious or critical axe-core violations: form, errors, ACH tab, receipt, card wallet, French', async () => {
+    const pages: Record<string, { id: string; impact: string; nodes: number }[]> = {};
+    const s = await open(await newLink({ ShowTransactionId: true, PaymentLines: [{ Amount: '30.00', Type: 1, PayFee: true }, { Amount: '10.00', Type: 4 }] }));
+    pages.form = await axeViolations(s.page);
+    await s.page.getByRole('button', { name: 'Submit Payment' }).click();
+    await s.page.getByRole('alert').waitFor();
+    pages.errors = await axeViolations(s.page);
+    await s.page.getByText('Bank account (ACH)').click();
+    pages.ach = await axeViolations(s.page);
+
+    const paidUrl = await newLink();
+    const paid = await open(paidUrl);
+    await fillCard(paid.page);
+    await Promise.all([paid.page.waitForURL(`${partnerBase}/thanks**`), paid.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    await paid.page.goto(paidUrl);
+    pages.receipt = await axeViolations(paid.page);
+
+    await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '30', externalConstituentId: 'axe-donor', source: 'api' });
+    const wallet = await open(await newLink({ WorkflowType: 4, PaymentLines: [], ExternalConstituentId: 'axe-donor' }));
+    pages.wallet = await axeViolations(wallet.page);
+
+    const french = await open(await newLink({ Language: 'fr' }));
+    pages.french = await axeViolations(french.page);
+    expect(pages).toEqual({ form: [], errors: [], ach: [], receipt: [], wallet: [], french: [] });
+  });
+
+  it('keeps a themed page on its own origin and lets the partner frame nothing by default', async () => {
+    const s = await open(await newLink({ Theme: 'body{background:url(https://cdn.example/bg.png)} .pl-button{background-color:#5b1a8a}', ThemeFonts: ['Georgia:400'] }));
+    const button = await s.page.evaluate(`getComputedStyle(document.querySelector('.pl-button')).backgroundColor`);
+    expect(button).toBe('rgb(91, 26, 138)');
+    expect(await s.page.evaluate(`getComputedStyle(document.body).fontFamily`)).toContain('Georgia');
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-themed.png'), fullPage: true });
+    expectNoExternalRequests(s);
+  });
+});
