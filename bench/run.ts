@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   payments: () => import('./payments.ts'),
   fees: () => import('./fees.ts'),
   lifecycle: () => import('./lifecycle.ts'),
+  billing: () => import('./billing.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });

@@ -64,7 +64,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
-  const payments = new PaymentService({ db: store.db, clock, ids, fees, processors, adapters: processorAdapters, tokens });
+  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, fees, adapters: processorAdapters, tokens });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });

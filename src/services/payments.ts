@@ -9,14 +9,13 @@ import type { Ids } from '../ids.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { SaleRequest, SaleResult } from '../processors/processor.ts';
-import type { Db, DbOrTx } from '../store/database.ts';
-import { charities, integrationSources, organizations, paymentLines, payments } from '../store/schema/index.ts';
+import type { Db, DbOrTx, SqlClient } from '../store/database.ts';
+import { paymentLines, payments } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import { type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
-import type { ProcessorRow, ProcessorService } from './processors.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
 
 /** What a charge is paid with, once validated and resolved (a token is opened for the processor). */
@@ -26,7 +25,7 @@ type Instrument =
   | { kind: 'bank'; paymentMethodTypeId: 7; routingNumber: string; accountNumber: string; last4: string; accountType: number; checkType: number; country: string; name: string; checkNumber?: string; token?: StoredToken };
 
 interface References {
-  processor: ProcessorRow;
+  processor: { id: string; adapter: string; paymentMethodTypes: number[] };
   integrationSourceId: string | null;
   duplicateCheck: boolean;
   organizationId: string | null;
@@ -34,6 +33,23 @@ interface References {
 }
 
 type PaymentInsert = typeof payments.$inferInsert & { id: string };
+
+/** $1 partner, $2 ProcessorGuid, $3 MKey, $4 IntegrationSource, $5 OrganizationGuid, $6 CharityId. */
+const REFERENCES_SQL = `
+SELECT
+  (SELECT json_build_object('id', id, 'adapter', adapter, 'payment_method_types', payment_method_types) FROM processors
+    WHERE partner_id = $1
+      AND ($2::uuid IS NULL OR id = $2::uuid)
+      AND ($3::text IS NULL OR mkey = $3::text)
+      AND ($2::uuid IS NOT NULL OR $3::text IS NOT NULL OR is_default)
+    LIMIT 1) AS processor,
+  (SELECT json_build_object('id', id, 'duplicate_check', duplicate_check) FROM integration_sources
+    WHERE partner_id = $1 AND CASE WHEN $4::uuid IS NULL THEN is_default ELSE id = $4::uuid END
+    LIMIT 1) AS source,
+  (SELECT id FROM organizations
+    WHERE partner_id = $1 AND CASE WHEN $5::uuid IS NULL THEN is_default ELSE id = $5::uuid END
+    LIMIT 1) AS organization_id,
+  (SELECT id FROM charities WHERE $6::uuid IS NOT NULL AND id = $6::uuid) AS charity_id`;
 
 const bad = (code: number, field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
 
@@ -51,20 +67,20 @@ const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
  */
 export class PaymentService {
   readonly #db: Db;
+  readonly #sql: SqlClient;
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #fees: FeeService;
-  readonly #processors: ProcessorService;
   readonly #adapters: ProcessorRegistry;
   readonly #tokens: TokenService;
   #log: FastifyBaseLogger | undefined;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; fees: FeeService; processors: ProcessorService; adapters: ProcessorRegistry; tokens: TokenService }) {
+  constructor(deps: { db: Db; sql: SqlClient; clock: Clock; ids: Ids; fees: FeeService; adapters: ProcessorRegistry; tokens: TokenService }) {
     this.#db = deps.db;
+    this.#sql = deps.sql;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#fees = deps.fees;
-    this.#processors = deps.processors;
     this.#adapters = deps.adapters;
     this.#tokens = deps.tokens;
   }
@@ -122,7 +138,7 @@ export class PaymentService {
     if (totalCents <= 0) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to an amount greater than 0');
 
     const pending = this.#pendingRow(partner, input, instrument, refs, totalCents);
-    const inserted = await this.#insertPending(pending, quote.lines, input.lines);
+    const inserted = await this.#insertWithLines(pending, quote.lines, input.lines);
     if (!inserted) return this.#recordDuplicate(pending, quote.lines, input.lines);
 
     let sale: SaleResult | undefined;
@@ -135,47 +151,41 @@ export class PaymentService {
     return this.#complete(partner, pending, quote.lines, instrument, input, sale);
   }
 
+  /**
+   * The processor, integration source, organization and charity of the request, in one round
+   * trip: named ones must be the partner's (the charity: in the directory); unnamed ones are the
+   * partner's defaults.
+   */
   async #references(partner: AuthenticatedPartner, input: PaymentInputCommon): Promise<References> {
-    const db = this.#db;
-    if (partner.kind === 'for-profit' && !input.processorGuid?.trim()) {
+    const processorGuid = input.processorGuid?.trim().toLowerCase() || null;
+    const mkey = input.mKey?.trim() || null;
+    if (partner.kind === 'for-profit' && !processorGuid) {
       throw bad(ErrorCode.ProcessorRequired, 'ProcessorGuid', 'is required for a for-profit partner');
     }
+    const sourceId = input.integrationSource?.trim().toLowerCase() || null;
+    const orgId = input.organizationGuid?.trim().toLowerCase() || null;
+    const charityId = input.charityId?.trim().toLowerCase() || null;
+    const [row] = await this.#sql.query<{
+      processor: { id: string; adapter: string; payment_method_types: number[] } | null;
+      source: { id: string; duplicate_check: boolean } | null;
+      organization_id: string | null;
+      charity_id: string | null;
+    }>(REFERENCES_SQL, [partner.id, processorGuid, mkey, sourceId, orgId, charityId]);
     const unknown = (field: string, what: string) => bad(ErrorCode.UnknownReference, field, `is not one of the partner's ${what}`);
-    let processor: ProcessorRow;
-    try {
-      processor = await this.#processors.resolve(partner, { processorId: input.processorGuid?.trim() || undefined, mkey: input.mKey?.trim() || undefined });
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      if (input.processorGuid?.trim()) throw unknown('ProcessorGuid', 'processors');
-      if (input.mKey?.trim()) throw unknown('MKey', 'processors');
+    if (!row?.processor) {
+      if (processorGuid) throw unknown('ProcessorGuid', 'processors');
+      if (mkey) throw unknown('MKey', 'processors');
       throw bad(ErrorCode.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor');
     }
-
-    const sourceId = input.integrationSource?.trim().toLowerCase();
-    const [source] = await db
-      .select({ id: integrationSources.id, duplicateCheck: integrationSources.duplicateCheck })
-      .from(integrationSources)
-      .where(and(eq(integrationSources.partnerId, partner.id), sourceId ? eq(integrationSources.id, sourceId) : eq(integrationSources.isDefault, true)));
-    if (sourceId && !source) throw unknown('IntegrationSource', 'integration sources');
-
-    const orgId = input.organizationGuid?.trim().toLowerCase();
-    const [org] = await db
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(and(eq(organizations.partnerId, partner.id), orgId ? eq(organizations.id, orgId) : eq(organizations.isDefault, true)));
-    if (orgId && !org) throw unknown('OrganizationGuid', 'organizations');
-
-    const charityId = input.charityId?.trim().toLowerCase();
-    if (charityId) {
-      const [charity] = await db.select({ id: charities.id }).from(charities).where(eq(charities.id, charityId));
-      if (!charity) throw bad(ErrorCode.UnknownReference, 'CharityId', 'is not a charity of the directory');
-    }
+    if (sourceId && !row.source) throw unknown('IntegrationSource', 'integration sources');
+    if (orgId && !row.organization_id) throw unknown('OrganizationGuid', 'organizations');
+    if (charityId && !row.charity_id) throw bad(ErrorCode.UnknownReference, 'CharityId', 'is not a charity of the directory');
     return {
-      processor,
-      integrationSourceId: source?.id ?? null,
-      duplicateCheck: source?.duplicateCheck ?? false,
-      organizationId: org?.id ?? null,
-      charityId: charityId ?? null,
+      processor: { id: row.processor.id, adapter: row.processor.adapter, paymentMethodTypes: row.processor.payment_method_types },
+      integrationSourceId: row.source?.id ?? null,
+      duplicateCheck: row.source?.duplicate_check ?? false,
+      organizationId: row.organization_id,
+      charityId: row.charity_id,
     };
   }
 
@@ -309,40 +319,52 @@ export class PaymentService {
     };
   }
 
+  /** The lines as rows of payment_lines (snake_case: they travel as JSON into the insert). */
   #lineRows(paymentId: string, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']) {
     return lines.map((fees, i) => {
       const input = inputs[i]!;
       return {
-        paymentId,
-        lineNo: i + 1,
-        transactionSourceGroupId: fees.transactionSourceGroupId,
-        externalLineId: fees.externalLineId ?? null,
-        amountCents: input.amountCents,
-        tipCents: input.tipCents,
-        taxCents: input.taxCents,
-        payFee: input.payFee,
-        commissionRateOverride: input.commissionRateOverride ?? null,
-        cardProcessingFeeOverride: input.cardProcessingFeeOverride ?? null,
-        paymentAmountCents: fees.paymentAmountCents,
-        totalFeesCents: fees.totalFeesCents,
-        fees: { ...fees, externalLineId: fees.externalLineId ?? null } as unknown as Record<string, unknown>,
+        payment_id: paymentId,
+        line_no: i + 1,
+        transaction_source_group_id: fees.transactionSourceGroupId,
+        external_line_id: fees.externalLineId ?? null,
+        amount_cents: input.amountCents,
+        tip_cents: input.tipCents,
+        tax_cents: input.taxCents,
+        pay_fee: input.payFee,
+        commission_rate_override: input.commissionRateOverride ?? null,
+        card_processing_fee_override: input.cardProcessingFeeOverride ?? null,
+        payment_amount_cents: fees.paymentAmountCents,
+        total_fees_cents: fees.totalFeesCents,
+        fees: { ...fees, externalLineId: fees.externalLineId ?? null },
       };
     });
   }
 
   /**
-   * Records the attempt as Pending with its lines, in one transaction. Returns false when the
-   * duplicate check refuses it (a live payment with this TranId exists for the source).
+   * Records the attempt as Pending with its lines, atomically, in one statement (a data-modifying
+   * CTE). Returns false when the duplicate check refuses it: a live payment with this TranId
+   * exists for the integration source.
    */
-  async #insertPending(row: PaymentInsert, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<boolean> {
-    return this.#db.transaction(async (tx) => {
-      // The unique indexes a new row can meet are payments_tran_id_once and (a recurring charge)
-      // payments_recurring_bill_once: a conflict is a duplicate.
-      const inserted = await tx.insert(payments).values(row).onConflictDoNothing().returning({ id: payments.id });
-      if (inserted.length === 0) return false;
-      await tx.insert(paymentLines).values(this.#lineRows(row.id, lines, inputs));
-      return true;
-    });
+  async #insertWithLines(row: PaymentInsert, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<boolean> {
+    // The unique indexes a new row can meet are payments_tran_id_once and (a recurring charge)
+    // payments_recurring_bill_once: a conflict is a duplicate.
+    const payment = this.#db.insert(payments).values(row).onConflictDoNothing().returning({ id: payments.id }).toSQL();
+    const linesParam = `$${payment.params.length + 1}`;
+    const inserted = await this.#sql.query(
+      `WITH p AS (${payment.sql}), l AS (
+       INSERT INTO payment_lines (payment_id, line_no, transaction_source_group_id, external_line_id, amount_cents, tip_cents, tax_cents,
+                                  pay_fee, commission_rate_override, card_processing_fee_override, payment_amount_cents, total_fees_cents, fees)
+       SELECT p.id, l.line_no, l.transaction_source_group_id, l.external_line_id, l.amount_cents, l.tip_cents, l.tax_cents,
+              l.pay_fee, l.commission_rate_override, l.card_processing_fee_override, l.payment_amount_cents, l.total_fees_cents, l.fees
+       FROM p, jsonb_to_recordset(${linesParam}::jsonb) AS l(line_no smallint, transaction_source_group_id smallint, external_line_id text,
+            amount_cents bigint, tip_cents bigint, tax_cents bigint, pay_fee boolean, commission_rate_override text,
+            card_processing_fee_override text, payment_amount_cents bigint, total_fees_cents bigint, fees jsonb)
+       RETURNING 1)
+       SELECT p.id FROM p`,
+      [...payment.params, JSON.stringify(this.#lineRows(row.id, lines, inputs))],
+    );
+    return inserted.length > 0;
   }
 
   /** A refused duplicate is recorded too (Failed, NotProcessed, -100): the attempt has a PaymentGuid. */
@@ -359,12 +381,9 @@ export class PaymentService {
       processorMessage: null,
       processedAt: this.#clock.now(),
     };
-    const saved = await this.#db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(payments).values(row).returning();
-      await tx.insert(paymentLines).values(this.#lineRows(row.id, lines, inputs));
-      return inserted!;
-    });
-    return { payment: saved, lines };
+    await this.#insertWithLines(row, lines, inputs);
+    const [saved] = await this.#db.select().from(payments).where(eq(payments.id, row.id));
+    return { payment: saved!, lines };
   }
 
   #saleRequest(pending: PaymentInsert, instrument: Instrument, input: PaymentInputCommon): SaleRequest {
@@ -420,8 +439,10 @@ export class PaymentService {
           processStatus: ProcessStatus.NotProcessed,
           processedAt: this.#clock.now(),
         };
-    const saved = await this.#db.transaction(async (tx) => {
-      const token = approved && input.tokenize && instrument.kind !== 'wallet' ? (instrument.token ?? (await this.#tokenize(partner, instrument, input, tx))) : instrument.kind !== 'wallet' ? instrument.token : undefined;
+    const tokenize = approved && input.tokenize === true && instrument.kind !== 'wallet' && !instrument.token;
+    const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
+    const write = async (db: DbOrTx) => {
+      const token = tokenize ? await this.#tokenize(partner, instrument, input, db) : existing;
       if (token) {
         Object.assign(update, {
           tokenId: token.id,
@@ -430,9 +451,11 @@ export class PaymentService {
           externalCustomerId: token.customerKey,
         });
       }
-      const [row] = await tx.update(payments).set(update).where(eq(payments.id, pending.id)).returning();
+      const [row] = await db.update(payments).set(update).where(eq(payments.id, pending.id)).returning();
       return row!;
-    });
+    };
+    // The token and the payment's reference to it are written together, or neither is.
+    const saved = tokenize ? await this.#db.transaction(write) : await write(this.#db);
     return { payment: saved, lines };
   }
 
