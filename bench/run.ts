@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   fees: () => import('./fees.ts'),
   lifecycle: () => import('./lifecycle.ts'),
   billing: () => import('./billing.ts'),
+  billing: () => import('./billing.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });

@@ -64,8 +64,8 @@ CREATE TABLE recurring_profiles (
   completed_at timestamptz,
   cancelled_at timestamptz
 );
--- What a billing run looks for.
-CREATE INDEX recurring_profiles_due ON recurring_profiles (next_attempt_on) WHERE status = 'active';
+-- What a billing run looks for, in the order it takes them (an index scan that stops at the batch size).
+CREATE INDEX recurring_profiles_due ON recurring_profiles (next_attempt_on, id) WHERE status = 'active';
 CREATE INDEX recurring_profiles_partner ON recurring_profiles (partner_id, created_at);
 
 ALTER TABLE payments
