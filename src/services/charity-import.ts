@@ -120,11 +120,7 @@ export class CharityImportService {
     const bytesTotal = plan.reduce((sum, p) => sum + p.size, 0);
     let bytesDone = 0;
     const files: ImportFileReport[] = [];
-    // The first load of a directory (the demo samples, or the national files) builds the indexes
-    // once at the end instead of row by row; later imports update them in place.
-    const [{ empty }] = (await sql.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM charities) AS empty')) as [{ empty: boolean }];
-    const dropped = empty ? await writer.dropSecondaryIndexes() : [];
-    try {
+    const load = async () => {
       for (const { path, format } of plan) {
         const report: ImportFileReport = { file: basename(path), format: format.label, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
         files.push(report);
@@ -133,14 +129,30 @@ export class CharityImportService {
           options.onProgress?.({ file: report.file, bytesDone, bytesTotal, rowsRead: report.read });
         });
       }
-    } finally {
-      if (dropped.length) {
-        await sql.exec(`SET maintenance_work_mem = '256MB'`);
+    };
+    // The first load of a directory (the demo samples, or the national files) builds the indexes
+    // once at the end instead of row by row, in one transaction: if it fails or the process dies,
+    // the directory is empty again and keeps its indexes. Readers wait for it (the table is
+    // locked while its indexes are rebuilt); there was nothing to find yet anyway. Later imports
+    // update rows and indexes in place, batch by batch, and never lock readers out.
+    const [{ empty }] = (await sql.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM charities) AS empty')) as [{ empty: boolean }];
+    if (empty) {
+      await sql.exec('BEGIN');
+      try {
+        const dropped = await writer.dropSecondaryIndexes();
+        await load();
+        await sql.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
         await writer.createIndexes(dropped);
-        await sql.exec('RESET maintenance_work_mem');
+        await writer.refreshGroups();
+        await sql.exec('COMMIT');
+      } catch (err) {
+        await sql.exec('ROLLBACK').catch(() => {});
+        throw err;
       }
+    } else {
+      await load();
+      await writer.refreshGroups();
     }
-    await writer.refreshGroups();
     const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
     for (const f of files) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
     // Fresh statistics, so the planner sees a directory that just grew (or appeared).
