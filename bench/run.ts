@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 
 const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }): Promise<unknown> }>> = {
   session: () => import('./session.ts'),
+  paylink: () => import('./paylink.ts'),
   payments: () => import('./payments.ts'),
   fees: () => import('./fees.ts'),
   lifecycle: () => import('./lifecycle.ts'),

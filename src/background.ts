@@ -14,6 +14,7 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
   return [
     { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() },
     { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, run: () => services.gatewaySessions.purgeExpired() },
+    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, run: () => services.payLinkResults.prune() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, run: () => services.settlement.settleIfCutoffPassed() },

@@ -10,6 +10,7 @@ export const SECRET_FIELDS = [
   'CheckAccountNumber', 'checkAccountNumber', 'CcAccountNum', 'ccAccountNum', 'CkAccountNum',
   'ckAccountNum', 'BankAccountNum', 'bankAccountNum', 'accountNumber', 'cardNumber', 'pan',
   'ResponseToken', 'responseToken', 'authorization', 'cookie', 'ExternalPaymentData',
+  'CsrfToken', 'csrfToken',
   'VAULT_KEY', 'vaultKey',
   'VAULT_OLD_KEYS', 'vaultOldKeys', 'ClientSessionID', 'clientSessionId', 'clientsessionid', 'ccaccountnum',
   'ckaccountnum', 'bankaccountnum', 'plain', 'secretCiphertext', 'passwordHash',

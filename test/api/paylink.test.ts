@@ -319,6 +319,18 @@ describe('GET /api/paylinkResult', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/paylinkResult?ResponseToken=x' })).statusCode).toBe(401);
   });
 
+  it('prunes responseTokens a day after they expired, and only those', async () => {
+    const { id } = await createLink(ctx);
+    redirectQuery(await submit(ctx, id, CARD));
+    const count = async () => Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM pay_link_results WHERE pay_link_id = $1', [id]))[0]!.n);
+    expect(await count()).toBe(1);
+    await ctx.services.payLinkResults.prune();
+    expect(await count()).toBe(1);
+    ctx.clock.advance(30 * 60_000 + 24 * 3600_000 + 1000);
+    await ctx.services.payLinkResults.prune();
+    expect(await count()).toBe(0);
+  });
+
   it('keeps the responseToken out of the logs', async () => {
     const { id } = await createLink(ctx);
     const token = redirectQuery(await submit(ctx, id, CARD)).get('responseToken')!;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { createLink, openPage } from './paylink-helpers.ts';
 
@@ -268,6 +269,14 @@ describe('what the page shows', () => {
     expect(html).toContain('#paylink .pl-button{background-color:#7a1f5c}');
     expect(html).not.toContain('display:none}</style>');
     expect(scriptsIn(html)).toHaveLength(1);
+  });
+
+  it('accepts only CSP sources in FRAME_ANCESTORS', () => {
+    expect(loadConfig({}).frameAncestors).toBe("'none'");
+    expect(loadConfig({ FRAME_ANCESTORS: "'self'  https://shop.example https://*.example.org:8443" }).frameAncestors).toBe("'self' https://shop.example https://*.example.org:8443");
+    for (const bad of ["'none' https://shop.example", 'https://shop.example; script-src *', 'javascript:', '*', 'https://shop.example/path']) {
+      expect(() => loadConfig({ FRAME_ANCESTORS: bad }), bad).toThrow(/FRAME_ANCESTORS/);
+    }
   });
 
   it('honours FRAME_ANCESTORS', async () => {
