@@ -75,7 +75,8 @@ async function statuses(): Promise<{ id: string; process_status: number; settlem
   }
 }
 
-describe('payments settle', () => {
+// Each command is a process that opens the store (PGlite: a second or more, longer under load).
+describe('payments settle', { timeout: 180_000 }, () => {
   it('settles every payment authorized up to --as-of (UTC when no zone is given)', async () => {
     const res = await cli('--as-of', '2026-01-10T09:30');
     expect(res.stderr).toBe('');
