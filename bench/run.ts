@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   paylink: () => import('./paylink.ts'),
   payments: () => import('./payments.ts'),
   fees: () => import('./fees.ts'),
+  gateway: () => import('./gateway.ts'),
   lifecycle: () => import('./lifecycle.ts'),
   billing: () => import('./billing.ts'),
   billing: () => import('./billing.ts'),

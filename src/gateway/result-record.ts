@@ -43,6 +43,17 @@ const FIELD_OF: Partial<Record<(typeof RESULT_ELEMENTS)[number], keyof GatewayRe
   Username: 'username',
 };
 
+/** The record as element name -> text, in element order, empty ones left out (for SOAP toolkits that build XML from objects). */
+export function resultRecord(result: GatewayResult): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const element of RESULT_ELEMENTS) {
+    const field = FIELD_OF[element];
+    const value = field ? result[field] : undefined;
+    if (value !== undefined && value !== '') record[element] = String(value);
+  }
+  return record;
+}
+
 /** The record's child elements (no wrapper), for a SOAP `<Op>Result>` or the HTTP POST root. */
 export function resultElements(result: GatewayResult): string {
   let out = '';

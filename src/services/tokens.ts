@@ -389,36 +389,36 @@ export class TokenService {
     const id = this.#ids.uuid();
     const sealed = this.#vault.seal(secret.plain, secretContext(id));
     const customerKey = await this.#customerKeyFor(partnerId, holder, db);
-    const [row] = await db
-      .insert(paymentTokens)
-      .values({
-        id,
-        partnerId,
-        kind: secret.kind,
-        customerKey,
-        customerId: optional(holder.customerId),
-        externalConstituentId: optional(holder.externalConstituentId),
-        secretCiphertext: sealed.ciphertext,
-        secretKeyId: sealed.keyId,
-        last4: secret.last4,
-        paymentMethodTypeId: secret.paymentMethodTypeId,
-        expMonth: secret.expMonth ?? null,
-        expYear: secret.expYear ?? null,
-        routingNumber: secret.routingNumber ?? null,
-        accountType: secret.accountType ?? null,
-        checkType: secret.checkType ?? null,
-        bankCountry: secret.bankCountry ?? null,
-        nameOnAccount: secret.nameOnAccount ?? null,
-        firstName: optional(holder.firstName),
-        lastName: optional(holder.lastName),
-        street: optional(holder.street),
-        zip: optional(holder.zip),
-        source: holder.source,
-        status: 'active',
-        createdAt: this.#clock.now(),
-      })
-      .returning();
-    return toStoredToken(row!);
+    const row = {
+      id,
+      partnerId,
+      kind: secret.kind,
+      customerKey,
+      customerId: optional(holder.customerId),
+      externalConstituentId: optional(holder.externalConstituentId),
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: sealed.keyId,
+      last4: secret.last4,
+      paymentMethodTypeId: secret.paymentMethodTypeId,
+      expMonth: secret.expMonth ?? null,
+      expYear: secret.expYear ?? null,
+      routingNumber: secret.routingNumber ?? null,
+      accountType: secret.accountType ?? null,
+      checkType: secret.checkType ?? null,
+      bankCountry: secret.bankCountry ?? null,
+      nameOnAccount: secret.nameOnAccount ?? null,
+      firstName: optional(holder.firstName),
+      lastName: optional(holder.lastName),
+      street: optional(holder.street),
+      zip: optional(holder.zip),
+      source: holder.source,
+      status: 'active' as const,
+      createdAt: this.#clock.now(),
+      deletedAt: null,
+    };
+    // Only the sequence's gateway key comes back: everything else is what we wrote.
+    const [inserted] = await db.insert(paymentTokens).values(row).returning({ gatewayKey: paymentTokens.gatewayKey });
+    return toStoredToken({ ...row, gatewayKey: inserted!.gatewayKey });
   }
 }
 

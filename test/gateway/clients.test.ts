@@ -2,9 +2,12 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as soap from 'soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { type GatewayLogin, PATH, createGatewayUser, resultOf } from './gateway-helpers.ts';
+
+// Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * Conformance with SOAP clients nobody on this team wrote: node-soap loading our WSDL, PHP's

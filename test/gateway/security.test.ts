@@ -1,7 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { type GatewayLogin, NS, PATH, SOAP11, createGatewayUser, envelope11, resultOf } from './gateway-helpers.ts';
+
+// Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 /**
  * Hostile requests: XXE, entity expansion, oversized bodies, deep nesting, unknown operations.
@@ -152,5 +155,5 @@ describe('GetClientSessionID attempts are limited per address', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GATEWAY_CODES } from '../../src/services/gateway.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import {
@@ -17,6 +17,9 @@ import {
   soap11,
   soap12,
 } from './gateway-helpers.ts';
+
+// Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 let ctx: TestContext;
 let user: GatewayLogin;

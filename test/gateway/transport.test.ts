@@ -4,10 +4,13 @@ import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { PATH, createGatewayUser, envelope11, resultOf } from './gateway-helpers.ts';
+
+// Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
 
 let dir: string;
 let cert: string;

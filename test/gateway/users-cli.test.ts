@@ -59,7 +59,7 @@ describe('payments gateway-user', () => {
 
     const list = await runCliProcess(['gateway-user', 'list', '--json'], env);
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ username: 'cli.user', vendor: 'CliVendor', status: 'active', partnerId: clientId })]);
-  }, 120_000);
+  }, 300_000);
 
   it('refuses a taken name, bad characters, an unknown partner and a short password, with the gateway code names', async () => {
     const taken = await runCliProcess(['gateway-user', 'create', clientId, '--username', 'Cli.User', '--vendor', 'V'], env);
@@ -70,7 +70,7 @@ describe('payments gateway-user', () => {
     expect(partner.stderr).toContain('Invalid_PartnerID');
     const missing = await runCliProcess(['gateway-user', 'create', clientId, '--username', 'novendor'], env);
     expect(missing.stderr).toContain('--vendor is required');
-  }, 120_000);
+  }, 300_000);
 
   it('disables (ending sessions), enables and resets the password', async () => {
     const sid = await withServices(async (s) => {
@@ -92,5 +92,5 @@ describe('payments gateway-user', () => {
     });
     const unknown = await runCliProcess(['gateway-user', 'disable', 'nobody'], env);
     expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'error: User_Not_Found: no gateway user "nobody"']);
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,0 +1,81 @@
+/**
+ * A benchmark server for the SOAP gateway, run as a child process. GATEWAY_BENCH_MODE picks the
+ * SOAP stack in front of the same tokenization service:
+ * - `fastify`: our gateway (buildApp: the whole service, as `npm start` serves it);
+ * - `node-soap`: node-soap's own server (`soap.listen`) with our WSDL, whose handlers call the
+ *   same operation table and GatewayService.
+ * Each seeds a partner, a gateway user and a ClientSessionID, then prints
+ * "READY <port> <json>".
+ */
+import { createServer } from 'node:http';
+import * as soap from 'soap';
+import { buildApp } from '../../src/app.ts';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Params } from '../../src/gateway/envelope.ts';
+import { OPERATIONS } from '../../src/gateway/operations.ts';
+import { GATEWAY_PATH } from '../../src/gateway/plugin.ts';
+import { resultRecord } from '../../src/gateway/result-record.ts';
+import { wsdlDocument } from '../../src/gateway/wsdl.ts';
+import { cryptoIds } from '../../src/ids.ts';
+import { createServices } from '../../src/services/index.ts';
+import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { memoryVault } from '../../src/vault/vault.ts';
+import { seedTestPartner } from './seed.ts';
+
+const mode = process.env.GATEWAY_BENCH_MODE === 'node-soap' ? 'node-soap' : 'fastify';
+const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
+const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
+await migrate(store);
+const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, vault: memoryVault(systemClock) });
+const partner = await seedTestPartner(services, `Gateway Bench ${mode} ${Date.now()}`, 'non-profit');
+const username = `bench-${mode}-${Date.now()}`;
+const user = await services.gatewayUsers.create({ partnerId: partner.ClientId, username, vendor: 'Bench' });
+const session = await services.gateway.getClientSessionId({ username, password: user.password }, { ip: '127.0.0.1', userAgent: 'bench' });
+
+let port: number;
+let close: () => Promise<void>;
+
+if (mode === 'fastify') {
+  const app = await buildApp({ services, logLevel: 'warn' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as { port: number }).port;
+  close = () => app.close();
+} else {
+  /** node-soap hands over the wrapper's children as an object; the operation table wants Params. */
+  const toParams = (args: Record<string, unknown>): Params =>
+    new Map(
+      Object.entries(args ?? {})
+        .filter(([k]) => !k.startsWith('$') && k !== 'attributes')
+        .map(([k, v]) => [k.toLowerCase(), { name: k, values: typeof v === 'object' && v !== null ? [] : [String(v)], structured: typeof v === 'object' && v !== null }]),
+    );
+  const port_ = Object.fromEntries(
+    OPERATIONS.map((op) => [
+      op.name,
+      async (args: Record<string, unknown>) => ({ [`${op.name}Result`]: resultRecord(await op.run(services.gateway, toParams(args), { ip: '127.0.0.1', userAgent: undefined })) }),
+    ]),
+  );
+  const server = createServer((_req, res) => {
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+  soap.listen(server, {
+    path: GATEWAY_PATH,
+    services: { Recurring: { RecurringSoap: port_, RecurringSoap12: port_ } },
+    xml: wsdlDocument(config.soapNamespace, `http://127.0.0.1:${port}${GATEWAY_PATH}`),
+  });
+  close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+process.stdout.write(`READY ${port} ${JSON.stringify({ mode, store: store.kind, clientSessionId: session.clientSessionId, namespace: config.soapNamespace })}\n`);
+
+const stop = async () => {
+  await close();
+  await store.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
