@@ -75,10 +75,10 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   }
 
   const notFoundPage = (reply: FastifyReply, lang: PageLanguage = 'en') =>
-    send(reply, 404, undefined, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.notFound) }));
+    send(reply, 404, undefined, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.notFound) }));
 
   const gonePage = (reply: FastifyReply, link: PayLink, lang: PageLanguage) =>
-    send(reply, 410, link, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.cancelled) }));
+    send(reply, 410, link, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.cancelled) }));
 
   async function receipt(reply: FastifyReply, link: PayLink, lang: PageLanguage, status = 200) {
     const payment = link.paymentId ? await services.payments.get(link.partner.id, link.paymentId) : undefined;
@@ -132,7 +132,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const t = messagesFor(lang);
     return formPage(reply, link, lang, 200, (saved) => {
       const state = initialState(link, saved);
-      if (request.query.notice === 'deleted') state.alert = { kind: 'ok', text: t.cardDeleted };
+      if (request.query.notice === 'deleted' && link.workflowType === WORKFLOW_MANAGE_CARDS) state.alert = { kind: 'ok', text: t.cardDeleted };
       return state;
     });
   });
@@ -210,7 +210,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   app.setNotFoundHandler((request, reply) => {
     if (/^\/paylink\/[^/?]+\/?(\?|$)/i.test(request.url)) {
       reply.header('Allow', 'GET, POST');
-      return send(reply, 405, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t, t.unavailableTitle, t.badRequest) }));
+      return send(reply, 405, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
     }
     return notFoundPage(reply);
   });
@@ -221,7 +221,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     else request.log.info({ code: error.code, status }, 'pay page request refused');
     return send(reply, status, undefined, 'en', (_n, t) => ({
       title: t.unavailableTitle,
-      main: messagePage(t, t.unavailableTitle, status === 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
+      main: messagePage(t.unavailableTitle, status === 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
     }));
   });
 }

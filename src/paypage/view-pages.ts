@@ -1,7 +1,7 @@
 import type { PaymentRecord } from '../services/payment-record.ts';
 import type { PayLink } from '../services/paylinks.ts';
 import type { StoredToken } from '../services/tokens.ts';
-import { attrs, esc } from './html.ts';
+import { esc } from './html.ts';
 import { type Messages, type PageLanguage, fill, formatDate, formatMoney } from './i18n.ts';
 import { savedCardText } from './view-checkout.ts';
 
@@ -50,9 +50,6 @@ export function receiptPage(view: ReceiptView): string {
 }
 
 /** A page that only says something: unavailable link, not found, too many attempts, errors. */
-export function messagePage(t: Messages, heading: string, message: string, back?: { href: string; text: string }): string {
-  return (
-    `<h1>${esc(heading)}</h1><div id="pl-alert" class="pl-alert" role="alert" tabindex="-1"><p>${esc(message)}</p></div>` +
-    (back ? `<p><a${attrs({ href: back.href })}>${esc(back.text)}</a></p>` : '')
-  );
+export function messagePage(heading: string, message: string): string {
+  return `<h1>${esc(heading)}</h1><div id="pl-alert" class="pl-alert" role="alert" tabindex="-1"><p>${esc(message)}</p></div>`;
 }

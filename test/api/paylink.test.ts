@@ -309,6 +309,12 @@ describe('GET /api/paylinkResult', () => {
     expect((await result(token)).statusCode).toBe(200);
   });
 
+  it('binds the query name case-insensitively', async () => {
+    const { id } = await createLink(ctx);
+    const token = redirectQuery(await submit(ctx, id, CARD)).get('responseToken')!;
+    expect((await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/paylinkresult?responsetoken=${token}` })).statusCode).toBe(200);
+  });
+
   it('answers 404 for an unknown token and 400 without one', async () => {
     expect((await result('nope')).statusCode).toBe(404);
     const missing = await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/paylinkResult' });

@@ -221,6 +221,20 @@ describe('form protection', () => {
     expect(sameOrigin.statusCode).toBe(303);
   });
 
+  it('answers a form over 16 KiB with an HTML error page (413), not JSON', async () => {
+    const { id } = await createLink(ctx);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/paylink/${id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: encodeForm({ Action: 'pay', Street: 'x'.repeat(20_000) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.body).toContain('The form could not be read.');
+  });
+
   it('never writes a card or account number, or a security code, to the logs', async () => {
     const { id } = await createLink(ctx);
     await submit(ctx, id, { ...CARD, CardNum: '4000000000000002', CVNum: '987' });
