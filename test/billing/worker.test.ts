@@ -165,6 +165,21 @@ describe('a billing run', () => {
     expect(await profilePayments(ctx, guid)).toEqual([]);
   });
 
+  it("does not bill the profiles of a disabled partner", async () => {
+    const card = await cardToken(ctx, ctx.nonProfit);
+    const guid = await profile({ TokenGuid: card.id });
+    await ctx.store.sql.query("UPDATE partners SET status = 'disabled' WHERE id = $1", [ctx.nonProfit.ClientId]);
+    try {
+      at('2026-12-21');
+      expect(await run()).toMatchObject({ claimed: 0, charged: 0 });
+    } finally {
+      await ctx.store.sql.query("UPDATE partners SET status = 'active' WHERE id = $1", [ctx.nonProfit.ClientId]);
+    }
+    expect(await run()).toMatchObject({ approved: 1 });
+    expect(await profilePayments(ctx, guid)).toHaveLength(1);
+    await cancelAll();
+  });
+
   it('charges a bank-account token as an ACH payment, and a for-profit profile with its processor', async () => {
     const bank = await bankToken(ctx, ctx.nonProfit);
     const ach = await profile({ TokenGuid: bank.id });
