@@ -7,6 +7,8 @@ export interface BackgroundJob {
   /** How often the job runs, in milliseconds. */
   everyMs: number;
   run(): Promise<unknown>;
+  /** Asks a run in progress to wind up early (server shutdown); `stop` then waits for it. */
+  stop?(): void;
 }
 
 /** The jobs a server process runs beside the HTTP server. */
@@ -49,6 +51,7 @@ export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogge
   return {
     async stop() {
       for (const t of timers) clearInterval(t);
+      for (const job of jobs) job.stop?.();
       await Promise.allSettled([...running]);
     },
   };

@@ -10,9 +10,13 @@ import type { Services } from '../services/index.ts';
  */
 export function billingJob(services: Services): BackgroundJob {
   services.billing.useLogger(pino(loggerOptions(services.config.logLevel)));
+  // On shutdown a run in progress finishes the batch in hand and stops claiming: the server's
+  // graceful stop waits for it, and what is left is due for the next run (or another process).
+  const stopping = new AbortController();
   return {
     name: 'recurring billing',
     everyMs: services.config.billingIntervalMs,
-    run: () => services.billing.run(),
+    run: () => services.billing.run({ signal: stopping.signal }),
+    stop: () => stopping.abort(),
   };
 }

@@ -22,6 +22,8 @@ export interface BillingRunOptions {
   batchSize?: number;
   /** Charges in flight at once within this worker. */
   concurrency?: number;
+  /** Stops the run after the batch in hand (a server shutting down). */
+  signal?: AbortSignal;
 }
 
 export interface BillingRunSummary {
@@ -124,7 +126,7 @@ export class BillingService {
       errors: 0,
       durationMs: 0,
     };
-    for (;;) {
+    while (!options.signal?.aborted) {
       const batch = await this.#claim(workerId, asOf, batchSize);
       if (batch.length === 0) break;
       summary.claimed += batch.length;

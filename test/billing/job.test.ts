@@ -38,4 +38,17 @@ describe('the billing background job', () => {
     await job.run();
     expect(await profilePayments(ctx, guid)).toEqual([expect.objectContaining({ bill_date: '2026-11-22', successful: true, total_amount_cents: 1200 })]);
   });
+
+  it('winds up when the server stops: a stopped job claims nothing more, and the profile waits for the next run', async () => {
+    const card = await cardToken(ctx, ctx.nonProfit);
+    ctx.clock.set('2026-11-22T12:00:00Z');
+    const guid = (await createProfile(ctx, { TokenGuid: card.id, Amount: '7.00', StartDate: '2026-11-22', BillingFrequency: 'Weekly' })).json().RecurringProfileGuid;
+    const job = backgroundJobs({ ...ctx.services, config: { ...ctx.services.config, billingWorker: true } }).find((j) => j.name === 'recurring billing')!;
+    job.stop!();
+    ctx.clock.set('2026-11-29T00:05:00Z');
+    expect(await job.run()).toMatchObject({ claimed: 0 });
+    expect(await profilePayments(ctx, guid)).toEqual([]);
+    await ctx.services.billing.run();
+    expect(await profilePayments(ctx, guid)).toEqual([expect.objectContaining({ bill_date: '2026-11-29', successful: true })]);
+  });
 });
