@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../domain/billing-dates.ts';
@@ -60,6 +60,13 @@ interface Claimed {
   tokenKind: 'card' | 'bank';
   /** When the previous holder claimed the profile, if it left its lease behind. */
   abandonedClaimAt: Date | null;
+}
+
+/** Where a charged (or reconciled) profile goes next, applied for the whole batch at once. */
+interface Move {
+  profile: RecurringProfileRow;
+  change: PositionChange;
+  attempt: { paymentId?: string; failure?: string };
 }
 
 type Outcome = 'approved' | 'declined' | 'completed' | 'reconciled-approved' | 'reconciled-declined' | 'deferred' | 'error';
@@ -131,13 +138,17 @@ export class BillingService {
       if (batch.length === 0) break;
       summary.claimed += batch.length;
       let next = 0;
+      const moves: Move[] = [];
       const lanes = Array.from({ length: Math.min(concurrency, batch.length) }, async () => {
         while (next < batch.length) {
           const item = batch[next++]!;
-          await this.#bill(item, asOf, workerId, summary);
+          await this.#bill(item, asOf, workerId, summary, moves);
         }
       });
       await Promise.all(lanes);
+      // One statement moves the whole batch on: a crash before it leaves leases that the next
+      // run reconciles from the payments, as for a crash between any charge and its advance.
+      await this.#applyMoves(moves, workerId, summary);
     }
     summary.durationMs = Math.round(performance.now() - started);
     if (summary.claimed > 0) this.#log?.info({ billing: summary }, 'billing run');
@@ -205,10 +216,10 @@ export class BillingService {
     }));
   }
 
-  async #bill(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary): Promise<void> {
+  async #bill(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<void> {
     let outcome: Outcome;
     try {
-      outcome = await this.#billOne(item, asOf, workerId, summary);
+      outcome = await this.#billOne(item, asOf, workerId, summary, moves);
     } catch (err) {
       // The lease stays: it expires, and the next run reconciles whatever happened.
       outcome = 'error';
@@ -236,7 +247,7 @@ export class BillingService {
     }
   }
 
-  async #billOne(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary): Promise<Outcome> {
+  async #billOne(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<Outcome> {
     const p = item.profile;
     const position: BillingPosition = {
       schedule: { frequency: p.billingFrequency as BillingFrequency, anchorDay: p.anchorDay },
@@ -247,19 +258,19 @@ export class BillingService {
     const billDate = p.nextBillDate;
 
     if (isPastEnd(billDate, p.endDate)) {
-      await this.#move(p, workerId, { status: 'completed', nextBillDate: billDate, nextAttemptOn: billDate, failedAttempts: p.failedAttempts }, {}, summary);
+      moves.push({ profile: p, change: { status: 'completed', nextBillDate: billDate, nextAttemptOn: billDate, failedAttempts: p.failedAttempts }, attempt: {} });
       return 'completed';
     }
 
     if (item.abandonedClaimAt !== null) {
       const found = await this.#earlierAttempt(p.id, billDate, item.abandonedClaimAt);
       if (found.kind === 'charged') {
-        await this.#move(p, workerId, afterApproval(position), { paymentId: found.paymentId }, summary);
+        moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: found.paymentId } });
         return 'reconciled-approved';
       }
       if (found.kind === 'pending') return this.#defer(p, asOf, workerId, found);
       if (found.kind === 'declined') {
-        await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { paymentId: found.paymentId, failure: found.message }, summary);
+        moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { paymentId: found.paymentId, failure: found.message } });
         return 'reconciled-declined';
       }
     }
@@ -273,7 +284,7 @@ export class BillingService {
       if (!(err instanceof ValidationError)) throw err;
       // Nothing was sent to the processor (a deleted token, an expired card, a contract without
       // the group's schedule): a failed attempt all the same.
-      await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { failure: err.message }, summary);
+      moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { failure: err.message } });
       return 'declined';
     }
     await this.#faults.afterCharge?.(p.id, billDate);
@@ -283,16 +294,16 @@ export class BillingService {
       // Refused as a duplicate: another worker holds a live or successful payment for this bill date.
       const found = await this.#earlierAttempt(p.id, billDate, null);
       if (found.kind === 'charged') {
-        await this.#move(p, workerId, afterApproval(position), { paymentId: found.paymentId }, summary);
+        moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: found.paymentId } });
         return 'reconciled-approved';
       }
       return 'deferred';
     }
     if (payment.successful) {
-      await this.#move(p, workerId, afterApproval(position), { paymentId: payment.id }, summary);
+      moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: payment.id } });
       return 'approved';
     }
-    await this.#move(p, workerId, afterDecline(position, asOf, this.#retryDays), { paymentId: payment.id, failure: payment.message ?? 'Declined' }, summary);
+    moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { paymentId: payment.id, failure: payment.message ?? 'Declined' } });
     return 'declined';
   }
 
@@ -349,48 +360,57 @@ export class BillingService {
   }
 
   /**
-   * Moves the profile to `change` and releases the lease, in one statement, only if nobody moved
-   * it meanwhile (a partner's update of its bill date, a cancellation). Otherwise only the lease
-   * is released: the partner's change stands.
+   * Moves each profile of the batch to its change and releases its lease, in one statement, only
+   * where nobody moved the profile meanwhile (a partner's update of its bill date, a
+   * cancellation, another worker's reconciliation). The others only lose this worker's lease:
+   * whatever changed them stands.
    */
-  async #move(
-    p: RecurringProfileRow,
-    workerId: string,
-    change: PositionChange,
-    attempt: { paymentId?: string; failure?: string },
-    summary: BillingRunSummary,
-  ): Promise<void> {
-    const now = this.#clock.now();
-    const moved = await this.#store.db
-      .update(recurringProfiles)
-      .set({
-        status: change.status,
-        nextBillDate: change.nextBillDate,
-        nextAttemptOn: change.nextAttemptOn,
-        failedAttempts: change.failedAttempts,
-        ...(attempt.paymentId ? { lastPaymentId: attempt.paymentId, lastAttemptAt: now } : {}),
-        ...(attempt.failure !== undefined ? { lastFailure: attempt.failure.slice(0, 500), lastAttemptAt: now } : change.failedAttempts === 0 ? { lastFailure: null } : {}),
-        ...(change.status === 'suspended' ? { suspendedAt: now } : {}),
-        ...(change.status === 'completed' ? { completedAt: now } : {}),
-        ...released,
-      })
-      .where(
-        and(
-          eq(recurringProfiles.id, p.id),
-          eq(recurringProfiles.status, 'active'),
-          eq(recurringProfiles.nextBillDate, p.nextBillDate),
-          eq(recurringProfiles.failedAttempts, p.failedAttempts),
-          or(isNull(recurringProfiles.leaseOwner), eq(recurringProfiles.leaseOwner, workerId)),
-        ),
-      )
-      .returning({ id: recurringProfiles.id });
-    if (moved.length === 0) {
-      await this.#store.db.update(recurringProfiles).set(released).where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
-      return;
+  async #applyMoves(moves: Move[], workerId: string, summary: BillingRunSummary): Promise<void> {
+    if (moves.length === 0) return;
+    const now = this.#clock.now().toISOString();
+    const rows = moves.map(({ profile: p, change, attempt }) => ({
+      id: p.id,
+      was_bill_date: p.nextBillDate,
+      was_failed: p.failedAttempts,
+      status: change.status,
+      next_bill_date: change.nextBillDate,
+      next_attempt_on: change.nextAttemptOn,
+      failed_attempts: change.failedAttempts,
+      payment_id: attempt.paymentId ?? null,
+      attempted: attempt.paymentId !== undefined || attempt.failure !== undefined,
+      failure: attempt.failure === undefined ? null : attempt.failure.slice(0, 500),
+    }));
+    const moved = await this.#store.sql.query<{ id: string; status: string }>(
+      `UPDATE recurring_profiles p
+          SET status = m.status,
+              next_bill_date = m.next_bill_date::date,
+              next_attempt_on = m.next_attempt_on::date,
+              failed_attempts = m.failed_attempts,
+              last_payment_id = coalesce(m.payment_id, p.last_payment_id),
+              last_attempt_at = CASE WHEN m.attempted THEN $2::timestamptz ELSE p.last_attempt_at END,
+              last_failure = CASE WHEN m.failure IS NOT NULL THEN m.failure WHEN m.failed_attempts = 0 THEN NULL ELSE p.last_failure END,
+              suspended_at = CASE WHEN m.status = 'suspended' THEN $2::timestamptz ELSE p.suspended_at END,
+              completed_at = CASE WHEN m.status = 'completed' THEN $2::timestamptz ELSE p.completed_at END,
+              lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, was_bill_date date, was_failed smallint, status text, next_bill_date text,
+              next_attempt_on text, failed_attempts smallint, payment_id uuid, attempted boolean, failure text)
+        WHERE p.id = m.id AND p.status = 'active' AND p.next_bill_date = m.was_bill_date AND p.failed_attempts = m.was_failed
+          AND (p.lease_owner IS NULL OR p.lease_owner = $3)
+       RETURNING p.id, p.status`,
+      [JSON.stringify(rows), now, workerId],
+    );
+    for (const r of moved) {
+      if (r.status === 'suspended') summary.suspended++;
+      if (r.status === 'completed') summary.completed++;
     }
-    if (change.status === 'suspended') summary.suspended++;
-    if (change.status === 'completed') summary.completed++;
+    if (moved.length < moves.length) {
+      const done = new Set(moved.map((r) => r.id));
+      const stale = moves.map((m) => m.profile.id).filter((id) => !done.has(id));
+      await this.#store.sql.query(
+        'UPDATE recurring_profiles SET lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL WHERE id = ANY($1::uuid[]) AND lease_owner = $2',
+        [stale, workerId],
+      );
+    }
   }
 }
 
-const released = { leaseOwner: null, leaseClaimedAt: null, leaseExpiresAt: null } as const;
