@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { addDueProfiles, billingBenchConfig, openBenchServices, seedBillingPartner, throwawayDatabase } from './lib/billing-setup.ts';
 
@@ -25,6 +26,8 @@ interface WorkerSummary {
   deferred: number;
   errors: number;
   durationMs: number;
+  /** CPU time of the worker process during its run. */
+  cpuMs: number;
 }
 
 function startWorker(url: string, vaultKey: string, asOf: string): { child: ChildProcess; ready: Promise<void>; result: Promise<WorkerSummary> } {
@@ -62,7 +65,14 @@ async function measure(url: string, vaultKey: string, asOf: string, workers: num
     wallMs: Math.round(wallMs),
     approved,
     chargesPerSec: Math.round((approved / wallMs) * 1000),
-    perWorker: summaries.map((s) => ({ approved: s.approved, declined: s.declined, deferred: s.deferred, errors: s.errors, durationMs: s.durationMs })),
+    perWorker: summaries.map((s) => ({
+      approved: s.approved,
+      declined: s.declined,
+      deferred: s.deferred,
+      errors: s.errors,
+      durationMs: s.durationMs,
+      cpuMsPerCharge: s.approved > 0 ? Number((s.cpuMs / s.approved).toFixed(2)) : null,
+    })),
   };
 }
 
@@ -78,6 +88,7 @@ export async function run(_options: { seconds: number }) {
       await addDueProfiles(store, seed, PROFILES, '2026-12-02');
       await store.sql.exec('ANALYZE');
 
+      const loadBefore = loadavg()[0]!;
       const one = await measure(db.url, vaultKey, '2026-12-01', 1);
       const two = await measure(db.url, vaultKey, '2026-12-02', 2);
 
@@ -92,6 +103,8 @@ export async function run(_options: { seconds: number }) {
       const doubleCharged = Number(check!.double_charged);
       return {
         store: 'postgres',
+        // Other processes on the machine change these figures a lot: the load is part of the result.
+        machine: { cpus: availableParallelism(), loadAverage1mBefore: Number(loadBefore.toFixed(2)), loadAverage1mAfter: Number(loadavg()[0]!.toFixed(2)) },
         profilesPerRun: PROFILES,
         concurrencyPerWorker: CONCURRENCY,
         poolSizePerWorker: POOL_SIZE,
