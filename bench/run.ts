@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }): Promise<unknown> }>> = {
+  charities: () => import('./charities.ts'),
   session: () => import('./session.ts'),
   paylink: () => import('./paylink.ts'),
   payments: () => import('./payments.ts'),

@@ -31,10 +31,20 @@ export interface CharitySearchPage {
   results: CharitySummary[];
 }
 
-/** Prefixes that stand for more words than this are left to the index's own prefix match. */
+/**
+ * Query words shorter than this match whole words only ("st", "of", "a"): as prefixes they
+ * would stand for thousands of words and most of the directory.
+ */
+const MIN_PREFIX_LENGTH = 3;
+/** A longer prefix that still begins more known words than this also matches only itself. */
 const MAX_PREFIX_WORDS = 64;
 /** Misspelt words are replaced by at most this many of the most similar known words. */
 const MAX_SIMILAR_WORDS = 8;
+/**
+ * A Name search ranks at most this many matches (the first found) and reports at most this many:
+ * enough for any list a person pages through, and it keeps one common word cheap.
+ */
+export const MAX_NAME_MATCHES = 1000;
 /** Trigram similarity is meaningless on very short words: they are matched as prefixes only. */
 const MIN_FUZZY_LENGTH = 4;
 
@@ -78,7 +88,7 @@ interface ResultRow {
 interface WordMatches {
   word: string;
   prefixed: string[];
-  /** More known words begin with it than MAX_PREFIX_WORDS: match it as an index prefix. */
+  /** More known words begin with it than MAX_PREFIX_WORDS: it matches only itself. */
   broad: boolean;
   similar: string[];
 }
@@ -90,15 +100,12 @@ function prefixEnd(prefix: string): string {
   return chars.join('') + String.fromCodePoint(last.codePointAt(0)! + 1);
 }
 
-/** A tsquery lexeme; search words hold letters and digits only, quoting is belt and braces. */
-const lexeme = (word: string) => `'${word.replace(/['\\]/g, '')}'`;
-
 /**
  * GET /api/CharitySearch. A Name is resolved against the vocabulary of name words first: each
  * query word stands for the known words it is a prefix of, or, when it begins none (a typo), for
  * the known words most similar to it by trigrams. The directory is then searched on whole words
- * through its GIN index, which stays fast on the national directory where raw prefix or
- * similarity scans would not. Details and figures: docs/decisions.md, "Charity directory".
+ * through the GIN index of name words, which stays fast on the national directory where raw
+ * prefix or similarity scans would not. Details and figures: docs/decisions.md, "Charity directory".
  */
 export class CharityService {
   readonly #sql: SqlClient;
@@ -132,7 +139,7 @@ export class CharityService {
     return page;
   }
 
-  async #matchWords(words: string[]): Promise<WordMatches[]> {
+  async #expandPrefixes(words: string[]): Promise<WordMatches[]> {
     const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
       `SELECT q.i, ARRAY(SELECT w.word FROM charity_words w WHERE w.word >= q.word AND w.word < q.upper
                          ORDER BY w.word LIMIT ${MAX_PREFIX_WORDS + 1}) AS prefixed
@@ -145,6 +152,21 @@ export class CharityService {
       const broad = prefixed.length > MAX_PREFIX_WORDS;
       return { word, prefixed: broad ? [] : prefixed, broad, similar: [] };
     });
+  }
+
+  /** Short words stand for themselves (when known); longer ones for the known words they begin. */
+  async #matchWords(words: string[]): Promise<WordMatches[]> {
+    const prefixes = words.filter((w) => [...w].length >= MIN_PREFIX_LENGTH);
+    const short = words.filter((w) => [...w].length < MIN_PREFIX_LENGTH);
+    const expanded = prefixes.length ? await this.#expandPrefixes(prefixes) : [];
+    const known = short.length
+      ? new Set((await this.#sql.query<{ word: string }>('SELECT word FROM charity_words WHERE word = ANY($1::text[])', [short])).map((r) => r.word))
+      : new Set<string>();
+    return words.map((word) =>
+      [...word].length >= MIN_PREFIX_LENGTH
+        ? expanded.find((m) => m.word === word)!
+        : { word, prefixed: known.has(word) ? [word] : [], broad: false, similar: [] },
+    );
   }
 
   async #addSimilar(matches: WordMatches[], which: boolean[]): Promise<void> {
@@ -163,15 +185,18 @@ export class CharityService {
     }
   }
 
-  /** The tsquery of the resolved words, or null when some word matches nothing at all. */
-  #nameQuery(matches: WordMatches[]): string | null {
-    const groups: string[] = [];
+  /**
+   * One condition per query word: the name has one of the words it stands for. null when a word
+   * stands for nothing at all (no match is possible).
+   */
+  #nameConditions(matches: WordMatches[], param: (value: unknown) => string): string[] | null {
+    const conditions: string[] = [];
     for (const m of matches) {
-      const terms = [...(m.broad ? [`${lexeme(m.word)}:*`] : m.prefixed.map(lexeme)), ...m.similar.map(lexeme)];
-      if (terms.length === 0) return null;
-      groups.push(terms.length === 1 ? terms[0]! : `(${terms.join(' | ')})`);
+      const words = m.broad ? [m.word, ...m.similar] : [...m.prefixed, ...m.similar];
+      if (words.length === 0) return null;
+      conditions.push(`string_to_array(c.search_name, ' ') && ${param(words)}::text[]`);
     }
-    return groups.join(' & ');
+    return conditions;
   }
 
   async #run(criteria: CharitySearchCriteria, matches: WordMatches[] | null): Promise<CharitySearchPage> {
@@ -189,9 +214,9 @@ export class CharityService {
     if (criteria.state) where.push(`c.state = ${param(criteria.state)}`);
     if (criteria.cityKey) where.push(`c.city_key = ${param(criteria.cityKey)}`);
     if (matches) {
-      const query = this.#nameQuery(matches);
-      if (query === null) return empty;
-      where.push(`to_tsvector('simple', c.search_name) @@ ${param(query)}::tsquery`);
+      const conditions = this.#nameConditions(matches, param);
+      if (conditions === null) return empty;
+      where.push(...conditions);
     }
     const filter = where.join(' AND ');
     const filterParams = [...params];
@@ -208,18 +233,23 @@ export class CharityService {
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
     const page = `ORDER BY ${order} LIMIT ${param(criteria.pageSize)} OFFSET ${param(offsetRows)}`;
 
-    // A name search reads every match anyway (to rank them), so it counts them in the same pass;
-    // other searches count on their index and read only the page.
     let total: number;
     let rows: ResultRow[];
     if (matches) {
+      // A name search ranks its matches, which means reading each of them: it reads at most
+      // MAX_NAME_MATCHES + 1, so that one common word ("church": 90,000 charities nationally)
+      // costs what a precise name costs. Beyond that, TotalResultCount says MAX_NAME_MATCHES.
+      const candidates = `SELECT c.* FROM charities c WHERE ${filter} LIMIT ${MAX_NAME_MATCHES + 1}`;
       rows = await this.#sql.query<ResultRow>(
-        `SELECT ${RESULT_COLUMNS}, count(*) OVER () AS total FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`,
+        `WITH m AS MATERIALIZED (${candidates})
+         SELECT ${RESULT_COLUMNS}, (SELECT count(*) FROM m) AS total FROM m c ${PARENT_JOIN} ${page}`,
         params,
       );
-      total = rows.length ? Number(rows[0]!.total) : await this.#count(filter, filterParams);
+      const found = rows.length ? Number(rows[0]!.total) : await this.#count(`SELECT 1 FROM charities c WHERE ${filter} LIMIT ${MAX_NAME_MATCHES + 1}`, filterParams);
+      total = Math.min(found, MAX_NAME_MATCHES);
     } else {
-      total = await this.#count(filter, filterParams);
+      // Other searches count on their index and read only the page.
+      total = await this.#count(`SELECT 1 FROM charities c WHERE ${filter}`, filterParams);
       rows = total > offsetRows ? await this.#sql.query<ResultRow>(`SELECT ${RESULT_COLUMNS} FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`, params) : [];
     }
     return {
@@ -231,8 +261,8 @@ export class CharityService {
     };
   }
 
-  async #count(filter: string, params: unknown[]): Promise<number> {
-    const [row] = await this.#sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM charities c WHERE ${filter}`, params);
+  async #count(rows: string, params: unknown[]): Promise<number> {
+    const [row] = await this.#sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM (${rows}) AS r`, params);
     return Number(row?.n ?? 0);
   }
 }

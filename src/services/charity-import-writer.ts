@@ -6,54 +6,34 @@ import type { SqlClient } from '../store/database.ts';
  * (unnest), are inserted or updated by CharityId, and an unchanged row is not written at all,
  * so a re-import of the same file costs reads only.
  */
-const COLUMNS = [
-  ['id', 'uuid'],
-  ['registry', 'text'],
-  ['registry_number', 'text'],
-  ['tax_id_root', 'text'],
-  ['name', 'text'],
-  ['search_name', 'text'],
-  ['ein', 'text'],
-  ['address1', 'text'],
-  ['address2', 'text'],
-  ['city', 'text'],
-  ['city_key', 'text'],
-  ['state', 'text'],
-  ['zip', 'text'],
-  ['country', 'text'],
-  ['ntee_code', 'text'],
-  ['eligible', 'boolean'],
-  ['group_exemption', 'text'],
-  ['group_role', 'text'],
-] as const;
-
-const VALUES: ((r: CharityRecord) => string | boolean | null)[] = [
-  (r) => r.id,
-  (r) => r.registry,
-  (r) => r.registryNumber,
-  (r) => r.taxIdRoot,
-  (r) => r.name,
-  (r) => r.searchName,
-  (r) => r.ein,
-  (r) => r.address1,
-  (r) => r.address2,
-  (r) => r.city,
-  (r) => r.cityKey,
-  (r) => r.state,
-  (r) => r.zip,
-  (r) => r.country,
-  (r) => r.nteeCode,
-  (r) => r.eligible,
-  (r) => r.groupExemption,
-  (r) => r.groupRole,
+/** The columns an import writes, their SQL types, and where each value comes from. */
+export const CHARITY_COLUMNS: [string, string, (r: CharityRecord) => string | boolean | null][] = [
+  ['id', 'uuid', (r) => r.id],
+  ['registry', 'text', (r) => r.registry],
+  ['registry_number', 'text', (r) => r.registryNumber],
+  ['tax_id_root', 'text', (r) => r.taxIdRoot],
+  ['name', 'text', (r) => r.name],
+  ['search_name', 'text', (r) => r.searchName],
+  ['ein', 'text', (r) => r.ein],
+  ['address1', 'text', (r) => r.address1],
+  ['address2', 'text', (r) => r.address2],
+  ['city', 'text', (r) => r.city],
+  ['city_key', 'text', (r) => r.cityKey],
+  ['state', 'text', (r) => r.state],
+  ['zip', 'text', (r) => r.zip],
+  ['country', 'text', (r) => r.country],
+  ['ntee_code', 'text', (r) => r.nteeCode],
+  ['eligible', 'boolean', (r) => r.eligible],
+  ['group_exemption', 'text', (r) => r.groupExemption],
+  ['group_role', 'text', (r) => r.groupRole],
 ];
 
-const names = COLUMNS.map(([n]) => n);
+const names = CHARITY_COLUMNS.map(([n]) => n);
 const changing = names.filter((n) => n !== 'id');
 
 const UPSERT = `
 WITH input AS (
-  SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) AS t(${names.join(', ')})
+  SELECT * FROM unnest(${CHARITY_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) AS t(${names.join(', ')})
 ), written AS (
   INSERT INTO charities AS c (${names.join(', ')}, updated_at)
   SELECT ${names.join(', ')}, now() FROM input
@@ -63,10 +43,10 @@ WITH input AS (
 )
 SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM written`;
 
-/** New words, split the way the name index splits them, so the two always agree. */
+/** New name words (split on spaces, as the name index splits search_name). */
 const ADD_WORDS = `
 INSERT INTO charity_words (word)
-SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $1::text))) AS w
+SELECT DISTINCT w FROM unnest($1::text[]) AS w
 ON CONFLICT (word) DO NOTHING`;
 
 /** The central organization of each group exemption: the lowest EIN when there are several. */
@@ -98,13 +78,13 @@ export class CharityWriter {
   /** Inserts or updates a batch (no two records with the same id). */
   async upsert(records: CharityRecord[]): Promise<{ inserted: number; updated: number }> {
     if (records.length === 0) return { inserted: 0, updated: 0 };
-    const columns = VALUES.map((value) => records.map(value));
+    const columns = CHARITY_COLUMNS.map(([, , value]) => records.map(value));
     const [row] = await this.#sql.query<{ inserted: number | string; updated: number | string }>(UPSERT, columns);
     return { inserted: Number(row?.inserted ?? 0), updated: Number(row?.updated ?? 0) };
   }
 
   async addWords(words: string[]): Promise<void> {
-    if (words.length) await this.#sql.query(ADD_WORDS, [words.join(' ')]);
+    if (words.length) await this.#sql.query(ADD_WORDS, [words]);
   }
 
   /**
@@ -115,6 +95,21 @@ export class CharityWriter {
     const indexes = await this.#sql.query<{ indexname: string; indexdef: string }>(SECONDARY_INDEXES);
     for (const { indexname } of indexes) await this.#sql.exec(`DROP INDEX IF EXISTS "${indexname}"`);
     return indexes.map((i) => ({ name: i.indexname, definition: i.indexdef }));
+  }
+
+  /** Drops the primary key of charities when no foreign key depends on it; true if dropped. */
+  async dropPrimaryKeyUnlessReferenced(): Promise<boolean> {
+    const [row] = await this.#sql.query<{ referenced: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE confrelid = 'charities'::regclass) AS referenced`,
+    );
+    if (row?.referenced) return false;
+    await this.#sql.exec('ALTER TABLE charities DROP CONSTRAINT charities_pkey');
+    return true;
+  }
+
+  async addPrimaryKey(): Promise<void> {
+    await this.#sql.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
+    await this.#sql.exec('ALTER TABLE charities ADD CONSTRAINT charities_pkey PRIMARY KEY (id)');
   }
 
   async createIndexes(indexes: { name: string; definition: string }[]): Promise<void> {

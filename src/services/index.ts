@@ -74,6 +74,6 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees, recurring: recurringProfiles });
   const charities = new CharityService(store);
-  const charityImport = new CharityImportService(store);
+  const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
 }

@@ -1,11 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { charityId } from '../../src/domain/charities/charity.ts';
 import type { ImportReport } from '../../src/services/charity-import.ts';
 import { SAMPLE_DIR, loadSampleCharitiesOnce, sampleFiles } from '../../src/services/charity-import-samples.ts';
+import { CharityService } from '../../src/services/charities.ts';
+import { CharityImportService } from '../../src/services/charity-import.ts';
+import { CopySink } from '../../src/services/charity-import-copy.ts';
 import { OperatorInputError } from '../../src/services/partners.ts';
+import { openPostgres } from '../../src/store/database.ts';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { freshDatabase } from '../helpers/store.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
 let ctx: TestContext;
@@ -207,5 +213,42 @@ describe('demo samples', () => {
     const firstCall = await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport);
     expect(firstCall?.totals).toMatchObject({ read: 25_585, inserted: 0 });
     expect(await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
+  const load = async (files: string[]) => {
+    const db = await freshDatabase(testDatabaseUrl()!);
+    const store = openPostgres(db.url, 2);
+    const copy = vi.spyOn(CopySink, 'open');
+    try {
+      const report = await new CharityImportService(store, db.url).importFiles(files);
+      const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
+      const redCross = await new CharityService(store).search({ Name: 'amercan red cross' }).catch(() => undefined);
+      return { report, indexes, copies: copy.mock.calls.length, redCross };
+    } finally {
+      copy.mockRestore();
+      await store.close();
+      await db.drop();
+    }
+  };
+  const ALL_INDEXES = ['charities_city', 'charities_group_central', 'charities_name_words', 'charities_pkey', 'charities_state', 'charities_tax_id', 'charity_words_pkey', 'charity_words_trigrams'];
+
+  it('streams the rows in by COPY and builds every index at the end', async () => {
+    const { report, indexes, copies, redCross } = await load([sample('irs-eo-bmf-DC.csv'), sample('irs-eo-bmf-VT.csv')]);
+    expect(copies).toBe(1);
+    expect(report.totals).toMatchObject({ read: 20_656, inserted: 20_656, updated: 0, rejected: 0 });
+    expect(indexes).toEqual(ALL_INDEXES);
+    expect(redCross?.results[0]?.id).toBe(charityId('IRS', '530196605'));
+  });
+
+  it('starts over with upserts when a charity appears twice across the files', async () => {
+    const dc = readFileSync(sample('irs-eo-bmf-DC.csv'), 'utf8').split('\r\n');
+    const again = join(dir, 'eo_dc_red_cross_again.csv');
+    writeFileSync(again, [dc[0], dc.find((l) => l.startsWith('530196605,'))!.replace('AMERICAN NATIONAL RED CROSS', 'AMERICAN RED CROSS'), ''].join('\r\n'));
+    const { report, indexes, copies } = await load([sample('irs-eo-bmf-DC.csv'), again]);
+    expect(copies).toBe(1);
+    expect(report.totals).toMatchObject({ read: 14_122, inserted: 14_121, updated: 1, rejected: 0 });
+    expect(indexes).toEqual(ALL_INDEXES);
   });
 });
