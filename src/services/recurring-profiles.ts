@@ -10,6 +10,7 @@ import {
   utcDate,
 } from '../domain/billing-dates.ts';
 import { profileDateViolations, statusAfterUpdate } from '../domain/billing-profile.ts';
+import { zipProblem } from '../domain/address.ts';
 import { checkExpiry } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { PAYMENT_NO_FEE_GROUP } from '../domain/fee-schedule.ts';
@@ -87,6 +88,16 @@ export interface UpdateRecurringProfileInput extends Partial<RecurringProfileTer
   integrationSourceId?: string;
   /** false: take the partner's current fee rates now (default true: keep the rates the profile has). */
   useOriginalFees?: boolean;
+}
+
+/**
+ * The token's zip, for the charges' AVS, when the payment rules accept it: a token made through
+ * the gateway may carry any text there, and a charge must never fail for a field the payer
+ * cannot correct.
+ */
+function tokenZip(token: StoredToken, country: string | null): string | null {
+  const zip = token.zip?.trim();
+  return zip && zipProblem(zip, country ?? undefined) === undefined ? zip : null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -204,7 +215,7 @@ export class RecurringProfileService {
         street: text(payer.street) ?? token.street,
         city: text(payer.city),
         state: text(payer.state)?.toUpperCase() ?? null,
-        zip: text(payer.zip) ?? token.zip,
+        zip: text(payer.zip) ?? tokenZip(token, text(payer.country) ?? (token.kind === 'bank' ? token.bankCountry : null)),
         country: text(payer.country)?.toUpperCase() ?? (token.kind === 'bank' ? token.bankCountry : null),
         currency: text(payer.currency)?.toUpperCase() ?? null,
         externalConstituentId: text(payer.externalConstituentId) ?? token.externalConstituentId,

@@ -165,6 +165,16 @@ describe('a billing run', () => {
     expect(await profilePayments(ctx, guid)).toEqual([]);
   });
 
+  it('charges a token whose stored zip the payment rules would refuse (the zip is left out)', async () => {
+    const card = await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '30', zip: 'N/A', source: 'gateway' });
+    const guid = await profile({ TokenGuid: card.id });
+    at('2026-12-21');
+    expect(await run()).toMatchObject({ approved: 1 });
+    const [payment] = await profilePayments(ctx, guid);
+    expect((await ctx.services.payments.get(ctx.nonProfit.ClientId, payment!.id)).payment).toMatchObject({ successful: true, zip: null });
+    await cancelAll();
+  });
+
   it("does not bill the profiles of a disabled partner", async () => {
     const card = await cardToken(ctx, ctx.nonProfit);
     const guid = await profile({ TokenGuid: card.id });
