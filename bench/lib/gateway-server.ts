@@ -6,6 +6,9 @@
  *   same operation table and GatewayService.
  * Each seeds a partner, a gateway user and a ClientSessionID, then prints
  * "READY <port> <json>".
+ *
+ * GATEWAY_BENCH_SERVICE=stub (a diagnostic, never the headline figure) replaces GetToken's work
+ * with a fixed OK result, so that the two SOAP stacks are compared on their own.
  */
 import { createServer } from 'node:http';
 import * as soap from 'soap';
@@ -33,6 +36,16 @@ const partner = await seedTestPartner(services, `Gateway Bench ${mode} ${Date.no
 const username = `bench-${mode}-${Date.now()}`;
 const user = await services.gatewayUsers.create({ partnerId: partner.ClientId, username, vendor: 'Bench' });
 const session = await services.gateway.getClientSessionId({ username, password: user.password }, { ip: '127.0.0.1', userAgent: 'bench' });
+
+if (process.env.GATEWAY_BENCH_SERVICE === 'stub') {
+  services.gateway.getToken = async (args) => ({
+    code: 'OK',
+    customerId: 'Bench-BenchDonor-20261121120000',
+    clientSessionId: args.clientSessionId,
+    customerKey: '5000001',
+    ccInfoKey: '1000001',
+  });
+}
 
 let port: number;
 let close: () => Promise<void>;
@@ -70,7 +83,7 @@ if (mode === 'fastify') {
   close = () => new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-process.stdout.write(`READY ${port} ${JSON.stringify({ mode, store: store.kind, clientSessionId: session.clientSessionId, namespace: config.soapNamespace })}\n`);
+process.stdout.write(`READY ${port} ${JSON.stringify({ mode, service: process.env.GATEWAY_BENCH_SERVICE ?? 'real', store: store.kind, clientSessionId: session.clientSessionId, namespace: config.soapNamespace })}\n`);
 
 const stop = async () => {
   await close();

@@ -77,11 +77,16 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+const BRANDS_BY_ID = new Map(([1, 2, 3, 4, 5, 6] as const).map((id) => [id, cardBrand(id)]));
+
+function brandOf(card: { type: string } | null): CardBrand | undefined {
+  const id = card ? BY_LIBRARY_TYPE[card.type] : undefined;
+  return id === undefined ? undefined : BRANDS_BY_ID.get(id);
+}
+
 /** The brand of a card number (digits only) by its prefix, when it is one we accept. */
 export function detectBrand(digits: string): CardBrand | undefined {
-  const card = cardValidator.number(digits, { maxLength: 19 }).card;
-  const id = card ? BY_LIBRARY_TYPE[card.type] : undefined;
-  return id === undefined ? undefined : cardBrand(id);
+  return brandOf(cardValidator.number(digits, { maxLength: 19 }).card);
 }
 
 export type CardNumberCheck =
@@ -96,9 +101,10 @@ export function checkCardNumber(raw: string | undefined | null): CardNumberCheck
   if (!/^\d+$/.test(number)) return fail('format', 'must contain only digits (spaces and dashes are ignored)');
   if (number.length < 12 || number.length > 19) return fail('length', 'must have 12 to 19 digits');
   if (!luhnValid(number)) return fail('checksum', 'is not a valid card number');
-  const brand = detectBrand(number);
-  if (!brand) return fail('brand', `is not a card we accept (${ACCEPTED_BRANDS_TEXT})`);
   const verdict = cardValidator.number(number, { maxLength: 19 });
+  const brand = brandOf(verdict.card);
+  if (!brand) return fail('brand', `is not a card we accept (${ACCEPTED_BRANDS_TEXT})`);
+  // The library's verdict adds the brand's lengths to the Luhn check done above.
   if (!verdict.isValid) return fail('length', `has the wrong number of digits for a ${brand.cardType} card`);
   return { ok: true, number, brand, last4: number.slice(-4) };
 }

@@ -35,6 +35,8 @@ const parser = new XMLParser({
   cdataPropName: CDATA,
   maxNestedTags: MAX_DEPTH,
   ignorePiTags: true,
+  // No callback needs a path: skip building one for every tag.
+  jPath: false,
 });
 
 const DECLARATION = /<!\s*(DOCTYPE|ENTITY)/i;
