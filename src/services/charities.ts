@@ -42,9 +42,10 @@ const MAX_PREFIX_WORDS = 64;
 const MAX_SIMILAR_WORDS = 8;
 /**
  * A Name search ranks at most this many matches (the first found) and reports at most this many:
- * enough for any list a person pages through, and it keeps one common word cheap.
+ * more than a person pages through before refining the search, and it keeps a common word or
+ * a short prefix ("church", "nati") as cheap as a precise name.
  */
-export const MAX_NAME_MATCHES = 1000;
+export const MAX_NAME_MATCHES = 200;
 /** Trigram similarity is meaningless on very short words: they are matched as prefixes only. */
 const MIN_FUZZY_LENGTH = 4;
 
@@ -139,12 +140,17 @@ export class CharityService {
     return page;
   }
 
-  async #expandPrefixes(words: string[]): Promise<WordMatches[]> {
+  /**
+   * What each word stands for, in one round trip: the known words it begins (3 letters or more),
+   * or itself when known (shorter words: the range [word, word + U+0001) holds only the word).
+   */
+  async #matchWords(words: string[]): Promise<WordMatches[]> {
+    const upper = words.map((w) => ([...w].length >= MIN_PREFIX_LENGTH ? prefixEnd(w) : `${w}\u0001`));
     const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
       `SELECT q.i, ARRAY(SELECT w.word FROM charity_words w WHERE w.word >= q.word AND w.word < q.upper
                          ORDER BY w.word LIMIT ${MAX_PREFIX_WORDS + 1}) AS prefixed
        FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(word, upper, i)`,
-      [words, words.map(prefixEnd)],
+      [words, upper],
     );
     const byIndex = new Map(rows.map((r) => [Number(r.i) - 1, r.prefixed]));
     return words.map((word, i) => {
@@ -152,21 +158,6 @@ export class CharityService {
       const broad = prefixed.length > MAX_PREFIX_WORDS;
       return { word, prefixed: broad ? [] : prefixed, broad, similar: [] };
     });
-  }
-
-  /** Short words stand for themselves (when known); longer ones for the known words they begin. */
-  async #matchWords(words: string[]): Promise<WordMatches[]> {
-    const prefixes = words.filter((w) => [...w].length >= MIN_PREFIX_LENGTH);
-    const short = words.filter((w) => [...w].length < MIN_PREFIX_LENGTH);
-    const expanded = prefixes.length ? await this.#expandPrefixes(prefixes) : [];
-    const known = short.length
-      ? new Set((await this.#sql.query<{ word: string }>('SELECT word FROM charity_words WHERE word = ANY($1::text[])', [short])).map((r) => r.word))
-      : new Set<string>();
-    return words.map((word) =>
-      [...word].length >= MIN_PREFIX_LENGTH
-        ? expanded.find((m) => m.word === word)!
-        : { word, prefixed: known.has(word) ? [word] : [], broad: false, similar: [] },
-    );
   }
 
   async #addSimilar(matches: WordMatches[], which: boolean[]): Promise<void> {
@@ -231,7 +222,9 @@ export class CharityService {
       order = `(c.search_name = ${text}) DESC, similarity(c.search_name, ${text}) DESC, c.search_name, c.registry_number`;
     }
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
-    const page = `ORDER BY ${order} LIMIT ${param(criteria.pageSize)} OFFSET ${param(offsetRows)}`;
+    // A name search's pages end with its MAX_NAME_MATCHES best matches.
+    const pageRows = matches ? Math.max(0, Math.min(criteria.pageSize, MAX_NAME_MATCHES - offsetRows)) : criteria.pageSize;
+    const page = `ORDER BY ${order} LIMIT ${param(pageRows)} OFFSET ${param(offsetRows)}`;
 
     let total: number;
     let rows: ResultRow[];
@@ -247,8 +240,15 @@ export class CharityService {
       );
       const found = rows.length ? Number(rows[0]!.total) : await this.#count(`SELECT 1 FROM charities c WHERE ${filter} LIMIT ${MAX_NAME_MATCHES + 1}`, filterParams);
       total = Math.min(found, MAX_NAME_MATCHES);
+    } else if (criteria.taxId) {
+      // An EIN finds one charity (a BN root a few): one round trip, counted in the same pass.
+      rows = await this.#sql.query<ResultRow>(
+        `SELECT ${RESULT_COLUMNS}, count(*) OVER () AS total FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`,
+        params,
+      );
+      total = rows.length ? Number(rows[0]!.total) : await this.#count(`SELECT 1 FROM charities c WHERE ${filter}`, filterParams);
     } else {
-      // Other searches count on their index and read only the page.
+      // State and City searches count on their index and read only the page.
       total = await this.#count(`SELECT 1 FROM charities c WHERE ${filter}`, filterParams);
       rows = total > offsetRows ? await this.#sql.query<ResultRow>(`SELECT ${RESULT_COLUMNS} FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`, params) : [];
     }

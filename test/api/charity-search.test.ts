@@ -96,6 +96,26 @@ describe('GET /api/CharitySearch by Name', () => {
     expect(exact.SearchResults.every((r) => r.NpoName === 'AMERICAN LEGION')).toBe(true);
   });
 
+  it('matches words of one or two letters whole, longer ones as prefixes', async () => {
+    const st = await page({ Name: 'st', State: 'VT', PageSize: 100 });
+    expect(st.SearchResults.length).toBeGreaterThan(0);
+    for (const r of st.SearchResults) expect(searchText(r.NpoName).split(' '), r.NpoName).toContain('st');
+    const sta = await page({ Name: 'sta', State: 'VT', PageSize: 100 });
+    expect(sta.SearchResults.some((r) => searchText(r.NpoName).split(' ').some((w) => w.startsWith('sta') && w !== 'sta'))).toBe(true);
+  });
+
+  it('ranks and reports at most 200 matches of a broad Name', async () => {
+    // "inc" is a prefix: inc, incorporated, ...
+    const all = await count(`registry = 'IRS' AND search_name ~ '(^| )inc'`);
+    expect(all).toBeGreaterThan(1000);
+    const broad = await page({ Name: 'inc', PageSize: 100 });
+    expect(broad).toMatchObject({ TotalResultCount: 200, TotalPages: 2 });
+    // Past the last of those pages: empty. A narrower search counts exactly again.
+    expect((await page({ Name: 'inc', PageIndex: 3, PageSize: 100 })).SearchResults).toEqual([]);
+    const narrow = await page({ Name: 'inc', City: 'Montpelier' });
+    expect(narrow.TotalResultCount).toBe(await count(`registry = 'IRS' AND city_key = 'montpelier' AND search_name ~ '(^| )inc'`));
+  });
+
   it('is accent- and punctuation-insensitive (Canadian names)', async () => {
     for (const name of ['santé mentale', 'SANTE MENTALE', "groupe d'entraide", 'Groupe dentraide en sante']) {
       const body = await page({ Name: name, CharitySource: 2 });
