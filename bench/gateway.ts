@@ -15,7 +15,7 @@ import { type BenchServer, type LoadResult, load, startServer } from './lib/harn
 
 const PATH = '/admin/ws/recurring.asmx';
 const ROUNDS = 3;
-const CONNECTIONS = 10;
+const CONNECTIONS = Number(process.env.GATEWAY_BENCH_CONNECTIONS ?? 10);
 
 function getTokenEnvelope(namespace: string, clientSessionId: string): string {
   return (
