@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FeeSchedule } from '../domain/fee-schedule.ts';
 import { loadSampleCharitiesOnce } from '../services/charity-import-samples.ts';
 import type { Services } from '../services/index.ts';
 import { appSettings } from '../store/schema/index.ts';
 import { type DemoCredentials, type DemoGatewayUser, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
+import { eq } from '../store/drizzle.ts';
 
 const DEMO_KEY = 'demo';
 const DEMO_LOCK = 727_002;

@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../domain/billing-dates.ts';
@@ -14,6 +13,7 @@ import { ValidationError } from './errors.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import type { PaymentService } from './payments.ts';
 import type { RecurringProfileRow } from './recurring-profiles.ts';
+import { and, eq, inArray } from '../store/drizzle.ts';
 
 export interface BillingRunOptions {
   /** The billing day: profiles due on or before it are charged. Default: today (UTC). */

@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Store } from '../store/database.ts';
 import { appSettings } from '../store/schema/index.ts';
 import type { CharityImportService, ImportReport } from './charity-import.ts';
+import { eq } from '../store/drizzle.ts';
 
 /** The real IRS and CRA sample files shipped with the project (provenance: SOURCES.md there). */
 export const SAMPLE_DIR = join(import.meta.dirname, '..', '..', 'seed-data', 'charities');

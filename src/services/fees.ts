@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { PAYMENT_NO_FEE_GROUP, type FeeSchedule } from '../domain/fee-schedule.ts';
@@ -8,6 +7,7 @@ import type { Db, DbOrTx } from '../store/database.ts';
 import { charities, integrationSources, organizations, paymentTokens, processors } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { PartnerService } from './partners.ts';
+import { and, eq } from '../store/drizzle.ts';
 
 export interface FeeQuoteRequest {
   lines: readonly FeeLineInput[];

@@ -1,9 +1,9 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { Ids } from '../ids.ts';
 import { sha256 } from '../security/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { gatewaySessions, gatewayUsers, partners } from '../store/schema/index.ts';
+import { and, eq, isNull, lt } from '../store/drizzle.ts';
 
 /** A live ClientSessionID, as the tokenization calls need it. */
 export interface GatewaySession {

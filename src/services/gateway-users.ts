@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { Ids } from '../ids.ts';
 import { PASSWORD_PARAMS, hashSecret, verifySecret } from '../security/secrets.ts';
@@ -8,6 +7,7 @@ import { gatewayUsers, partners } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
 import type { GatewaySessionService } from './gateway-sessions.ts';
 import { OperatorInputError } from './partners.ts';
+import { and, asc, eq, sql } from '../store/drizzle.ts';
 
 /** Letters, digits and . _ @ -; 3 to 64 characters. */
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;

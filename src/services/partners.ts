@@ -1,4 +1,3 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type FeeSchedule, scheduleProblems } from '../domain/fee-schedule.ts';
 import { PARTNER_KINDS, type PartnerKind } from '../domain/partner.ts';
@@ -8,6 +7,7 @@ import type { Db, DbOrTx } from '../store/database.ts';
 import { feeSchedules, integrationSources, organizations, partners, processors } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
 import type { SessionService } from './sessions.ts';
+import { and, asc, eq } from '../store/drizzle.ts';
 
 /** Payment method types a new simulator processor accepts: every card brand, ACH and both wallets. */
 export const DEFAULT_PAYMENT_METHOD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9];

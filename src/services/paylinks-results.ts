@@ -1,4 +1,3 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Ids } from '../ids.ts';
@@ -9,6 +8,7 @@ import { NotFoundError } from './errors.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import type { PaymentService } from './payments.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
+import { and, eq, gt, isNull, lt } from '../store/drizzle.ts';
 
 /** A responseToken is good for this long after the redirect. */
 export const RESULT_TOKEN_TTL_MS = 30 * 60_000;

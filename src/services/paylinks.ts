@@ -1,4 +1,3 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { FeeLineInput } from '../domain/fees.ts';
@@ -20,6 +19,7 @@ import {
 } from './paylinks-rules.ts';
 import type { ProcessorService } from './processors.ts';
 import type { TokenService } from './tokens.ts';
+import { and, eq, isNull, lt, or, sql } from '../store/drizzle.ts';
 
 /** Everything the page shows or passes on, fixed when the link is made. */
 export interface PayLinkSettings {

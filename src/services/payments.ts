@@ -1,4 +1,3 @@
-import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Clock } from '../clock.ts';
 import { cardBrand, checkExpiry, type CardPaymentMethodTypeId } from '../domain/cards.ts';
@@ -18,6 +17,7 @@ import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './pa
 import type { PaymentRecord } from './payment-record.ts';
 import { type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
+import { and, asc, eq, getTableColumns } from '../store/drizzle.ts';
 
 /** What a charge is paid with, once validated and resolved (a token is opened for the processor). */
 type Instrument =

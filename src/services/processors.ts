@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { processors } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
+import { and, eq } from '../store/drizzle.ts';
 
 export type ProcessorRow = typeof processors.$inferSelect;
 

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import {
   type BillingFrequency,
@@ -24,6 +23,7 @@ import { NotFoundError, ValidationError } from './errors.ts';
 import type { FeeService } from './fees.ts';
 import type { ProcessorService } from './processors.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
+import { and, eq } from '../store/drizzle.ts';
 
 export type RecurringProfileRow = typeof recurringProfiles.$inferSelect;
 

@@ -1,4 +1,3 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
@@ -14,6 +13,7 @@ import { paymentAdjustments, paymentLines, payments, processors } from '../store
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { PaymentRow } from './payment-record.ts';
 import type { ProcessorService } from './processors.ts';
+import { and, asc, eq } from '../store/drizzle.ts';
 
 /** A refund or void request, as every surface hands it over (text as sent; the service validates). */
 export interface AdjustmentInput {

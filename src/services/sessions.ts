@@ -1,4 +1,3 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import { ErrorCode } from '../domain/error-codes.ts';
@@ -7,6 +6,7 @@ import { digestsEqual, sha256, verifySecret } from '../security/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { accessTokens, partners } from '../store/schema/index.ts';
 import { violation } from './errors.ts';
+import { and, eq, gt, lt } from '../store/drizzle.ts';
 
 /** The spec: an access token expires exactly 5 hours after it is issued. */
 export const TOKEN_LIFETIME_MS = 5 * 60 * 60 * 1000;

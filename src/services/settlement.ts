@@ -1,4 +1,3 @@
-import { desc, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { PaymentResult, ProcessStatus } from '../domain/payment-status.ts';
@@ -7,6 +6,7 @@ import type { Ids } from '../ids.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { type SettlementTotals, settlementBatches } from '../store/schema/index.ts';
 import { ValidationError } from './errors.ts';
+import { desc, eq, sql } from '../store/drizzle.ts';
 
 export type SettlementBatch = typeof settlementBatches.$inferSelect;
 

@@ -1,4 +1,3 @@
-import { and, asc, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type AccountTypeId, type CheckTypeId, type BankProblem, bankCountry, checkAccountNumber, checkRoutingNumber } from '../domain/bank.ts';
 import { CARD_BRANDS, type CardPaymentMethodTypeId, type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
@@ -8,6 +7,7 @@ import type { Db, DbOrTx } from '../store/database.ts';
 import { paymentTokens } from '../store/schema/index.ts';
 import type { Vault } from '../vault/vault.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
+import { and, asc, count, desc, eq, gt, ne, sql } from '../store/drizzle.ts';
 
 /** PaymentMethodTypeId of a bank-account (ACH) token. */
 export const ACH_PAYMENT_METHOD_TYPE_ID = 7;

@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
+import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -77,7 +76,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
   const sql: SqlClient = {
     exec: async (text) => {
       await pool.query(text);

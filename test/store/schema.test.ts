@@ -1,10 +1,9 @@
-import { is } from 'drizzle-orm';
-import { PgTable, getTableConfig } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../src/store/schema/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { freshStore } from '../helpers/store.ts';
+import { getTableConfig, is, PgTable } from '../../src/store/drizzle.ts';
 
 let store: Store;
 beforeAll(async () => {
@@ -14,7 +13,7 @@ afterAll(() => store.close());
 
 describe('migrations and the Drizzle schema', () => {
   it('describe the same tables and columns', async () => {
-    const tables = Object.values(schema).filter((t) => is(t, PgTable)) as PgTable[];
+    const tables = Object.values(schema).filter((t) => is(t, PgTable)) as InstanceType<typeof PgTable>[];
     expect(tables.length).toBeGreaterThan(5);
     for (const table of tables) {
       const config = getTableConfig(table);

@@ -1,4 +1,3 @@
-import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The charity directory; see migrations/0008_charities.sql. */
 export const charities = pgTable('charities', {
@@ -22,6 +21,7 @@ export const charities = pgTable('charities', {
   groupRole: text('group_role', { enum: ['central', 'member'] }),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+import { boolean, pgTable, text, timestamp, uuid } from '../drizzle.ts';
 
 /** Every word of every charity name (prefix and typo resolution). */
 export const charityWords = pgTable('charity_words', {

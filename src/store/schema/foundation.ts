@@ -1,6 +1,6 @@
-import { bigint, boolean, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { bigint, boolean, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uuid } from '../drizzle.ts';
 
 export const partners = pgTable('partners', {
   id: uuid('id').primaryKey(),

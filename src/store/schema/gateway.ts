@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { partners } from './foundation.ts';
+import { index, pgTable, sql, text, timestamp, uniqueIndex, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

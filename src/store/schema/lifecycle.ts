@@ -1,7 +1,6 @@
-import { bigint, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
 import { partners } from './foundation.ts';
 import { payments } from './payments.ts';
+import { bigint, index, integer, jsonb, pgTable, smallint, sql, text, timestamp, uniqueIndex, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });

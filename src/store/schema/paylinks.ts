@@ -1,8 +1,8 @@
-import { jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { integrationSources, partners, processors } from './foundation.ts';
 import { payments } from './payments.ts';
 import { recurringProfiles } from './recurring.ts';
 import { paymentTokens } from './tokens.ts';
+import { jsonb, pgTable, smallint, text, timestamp, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

@@ -1,6 +1,6 @@
-import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { integrationSources, organizations, partners, processors } from './foundation.ts';
 import { paymentTokens } from './tokens.ts';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });

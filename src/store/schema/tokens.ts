@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { bigint, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { partners } from './foundation.ts';
+import { bigint, pgTable, smallint, sql, text, timestamp, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
