@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { testConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/ids.ts';
+import { createServices } from '../../src/services/index.ts';
+import { openPostgres } from '../../src/store/database.ts';
+import { type TestContext, createTestContext, seedTestPartner } from '../helpers/context.ts';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
+import { freshDatabase } from '../helpers/store.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -429,6 +437,35 @@ describe('duplicate checking', () => {
     expect(bodies.filter((b) => b.ResponseCode === '-100')).toHaveLength(11);
     const rows = await ctx.store.sql.query<{ n: string }>("SELECT count(*) AS n FROM payments WHERE tran_id = $1 AND transaction_id IS NOT NULL", [tranId]);
     expect(Number(rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('duplicate checking across server processes', () => {
+  it.skipIf(!testDatabaseUrl())('processes exactly one payment when two servers (two connection pools) race on one new TranId', async () => {
+    const db = await freshDatabase(testDatabaseUrl()!);
+    const stores = [openPostgres(db.url, 8), openPostgres(db.url, 8)];
+    const clock = new ManualClock();
+    try {
+      const [one, two] = stores.map((store) => createServices({ store, clock, ids: cryptoIds, config: testConfig() }));
+      const partner = await seedTestPartner(one!, 'Two servers', 'non-profit');
+      const apps = await Promise.all([one!, two!].map((services) => buildApp({ services, logLevel: 'silent' })));
+      const tokens = await Promise.all([one!, two!].map((s) => s.sessions.createSession(partner.ClientId, partner.ClientSecret)));
+      const tranId = newTranId();
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          apps[i % 2]!.inject({ method: 'POST', url: '/api/payment', headers: { AccessToken: tokens[i % 2]!.token }, payload: card({ TranId: tranId }) }),
+        ),
+      );
+      const bodies = results.map((r) => r.json());
+      expect(bodies.filter((b) => b.Successful)).toHaveLength(1);
+      expect(bodies.filter((b) => b.ResponseCode === '-100')).toHaveLength(15);
+      const rows = await stores[1]!.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments WHERE tran_id = $1 AND transaction_id IS NOT NULL', [tranId]);
+      expect(Number(rows[0]!.n)).toBe(1);
+      for (const app of apps) await app.close();
+    } finally {
+      for (const s of stores) await s.close();
+      await db.drop();
+    }
   });
 });
 
