@@ -11,7 +11,8 @@ export function acceptJsonBodies(app: FastifyInstance) {
   // Surface A reads JSON only: anything else is 415.
   app.removeContentTypeParser(['text/plain']);
   app.addContentTypeParser('text/json', { parseAs: 'string' }, parse);
-  app.addContentTypeParser(/^application\/[\w.-]+\+json$/i, { parseAs: 'string' }, parse);
+  // Matched against the whole header: parameters such as `; charset=utf-8` may follow.
+  app.addContentTypeParser(/^application\/[\w.-]+\+json(\s*;.*)?$/i, { parseAs: 'string' }, parse);
   app.addHook('preValidation', async (request) => {
     const schema = request.routeOptions.schema;
     if (!schema) return;

@@ -201,17 +201,20 @@ export function paymentToWire({ payment: p, lines }: PaymentRecord): PaymentResp
 
 type CommonWire = Static<typeof AchPaymentRequest> & Static<typeof CardPaymentRequest>;
 
+/** An optional amount field in cents, or a violation naming it. */
+function readOptionalAmount(raw: string | undefined, field: string, violations: RuleViolation[]) {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const cents = readAmount(raw, field, false);
+  if (typeof cents === 'number') return cents;
+  violations.push(cents);
+  return undefined;
+}
+
 /** Reads the wire request into the service's input; amounts and lines become cents here. */
 function readCommon(body: Partial<CommonWire>, violations: RuleViolation[]): PaymentInputCommon {
   const lines = readTransactionLines((body.Transactions ?? []) as TransactionLineWire[]);
   violations.push(...lines.violations);
-  const amount = (raw: string | undefined, field: string) => {
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const cents = readAmount(raw, field, false);
-    if (typeof cents === 'number') return cents;
-    violations.push(cents);
-    return undefined;
-  };
+  const amount = (raw: string | undefined, field: string) => readOptionalAmount(raw, field, violations);
   return {
     processorGuid: body.ProcessorGuid,
     mKey: body.MKey,
@@ -220,7 +223,6 @@ function readCommon(body: Partial<CommonWire>, violations: RuleViolation[]): Pay
     integrationSource: body.IntegrationSource,
     lines: lines.lines,
     shippingFeeCents: amount(body.ShippingFee, 'ShippingFee'),
-    surchargeCents: amount(body.Surcharge, 'Surcharge'),
     taxableBenefitCents: amount(body.TaxableBenefit, 'TaxableBenefit'),
     email: body.Email,
     firstName: body.FirstName,
@@ -240,7 +242,6 @@ function readCommon(body: Partial<CommonWire>, violations: RuleViolation[]): Pay
     externalEventName: body.ExternalEventName,
     tranId: body.TranId,
     epfSessionId: body.EpfSessionId,
-    gwShieldAdditional: body.GwShieldAdditional as Record<string, string> | undefined,
     tokenize: body.Tokenize,
   };
 }
@@ -286,6 +287,9 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         nameOnCard: body.NameOnCard,
         paymentMethodTypeId: body.PaymentMethodTypeId,
         externalPaymentData: body.ExternalPaymentData,
+        // Card requests only: the spec's ACH request has neither.
+        surchargeCents: readOptionalAmount(body.Surcharge, 'Surcharge', own),
+        gwShieldAdditional: body.GwShieldAdditional as Record<string, string> | undefined,
       };
       const violations = allViolations(request, own, services.payments.validateCard(input));
       if (violations.length > 0) throw new ValidationError(violations);

@@ -67,9 +67,27 @@ export interface FollowUpResult {
   transactionId: string;
 }
 
+/** One processor's share of a settlement batch: the approved sales it is asked to capture. */
+export interface SettleRequest {
+  /** Our settlement batch id: an idempotency reference for the processor. */
+  batchId: string;
+  cutoffAt: Date;
+  transactionIds: string[];
+  totals: { currency: string; count: number; amountCents: Cents }[];
+}
+
+export interface SettleResult {
+  accepted: boolean;
+  /** The processor's reference of the closed batch. */
+  reference: string;
+  message: string;
+}
+
 export interface ProcessorAdapter {
   readonly name: string;
   sale(request: SaleRequest): Promise<SaleResult>;
   void(request: FollowUpRequest): Promise<FollowUpResult>;
   refund(request: FollowUpRequest): Promise<FollowUpResult>;
+  /** Closes the batch: the processor captures these sales. Refused: nothing settles this time. */
+  settle(request: SettleRequest): Promise<SettleResult>;
 }

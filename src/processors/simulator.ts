@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { ResponseCode } from '../domain/payment-status.ts';
-import type { FollowUpRequest, FollowUpResult, ProcessorAdapter, SaleRequest, SaleResult } from './processor.ts';
+import type { FollowUpRequest, FollowUpResult, ProcessorAdapter, SaleRequest, SaleResult, SettleRequest, SettleResult } from './processor.ts';
 
 /**
  * The built-in sandbox processor. Outcomes are decided by the card or account number, like the
@@ -144,5 +144,12 @@ export class SimulatorProcessor implements ProcessorAdapter {
       processorMessage: request.kind === 'ach' ? 'Credit entry accepted for the next ACH batch' : 'Credit accepted',
       transactionId: transactionId(),
     };
+  }
+
+  /** The sandbox accepts every batch; its reference is derived from our batch id (idempotent). */
+  async settle(request: SettleRequest): Promise<SettleResult> {
+    if (this.#latencyMs > 0) await sleep(this.#latencyMs);
+    const count = request.totals.reduce((n, t) => n + t.count, 0);
+    return { accepted: true, reference: `SIMBATCH-${authCode(request.batchId)}`, message: `Batch closed: ${count} sale(s)` };
   }
 }

@@ -3,6 +3,7 @@ import { ErrorCode } from '../domain/error-codes.ts';
 import { PaymentResult, ProcessStatus } from '../domain/payment-status.ts';
 import { latestCutoff } from '../domain/settlement-cutoff.ts';
 import type { Ids } from '../ids.ts';
+import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { type SettlementTotals, settlementBatches } from '../store/schema/index.ts';
 import { ValidationError } from './errors.ts';
@@ -20,6 +21,7 @@ export interface SettlementRun {
 const SETTLEMENT_LOCK = 727_005;
 
 type Totals = { currency: string; n: number; cents: string }[];
+type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[] };
 
 /** Rows of a raw statement, whichever driver ran it (node-postgres or PGlite). */
 function rowsOf<T>(result: unknown): T[] {
@@ -43,9 +45,11 @@ export class SettlementService {
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #cutoffMinutes: number;
+  readonly #adapters: ProcessorRegistry;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number }) {
+  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry }) {
     this.#db = deps.db;
+    this.#adapters = deps.adapters;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#cutoffMinutes = deps.cutoffMinutes;
@@ -93,7 +97,9 @@ export class SettlementService {
         const [existing] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
         return { batch: existing!, created: false };
       }
-      const settled = await this.#settlePayments(tx, id, asOf, now);
+      const shares = await this.#settlePayments(tx, id, asOf, now);
+      await this.#closeProcessorBatches(id, asOf, shares);
+      const settled = byCurrency(shares);
       const refunded = await this.#completeAchRefunds(tx, id, asOf, now);
       const totals: SettlementTotals = {};
       const at = (currency: string) => (totals[currency] ??= { settledCount: 0, settledCents: 0, refundedCount: 0, refundedCents: 0 });
@@ -108,8 +114,26 @@ export class SettlementService {
     });
   }
 
-  /** Authorized (2) -> Settled (4), per currency count and sum. */
-  async #settlePayments(tx: DbOrTx, batchId: string, asOf: Date, now: Date): Promise<Totals> {
+  /**
+   * Each processor captures its share of the batch. A refusal (or an unreachable processor)
+   * throws, which rolls the whole batch back: nothing settles, and the next run tries again.
+   */
+  async #closeProcessorBatches(batchId: string, cutoffAt: Date, shares: SettledShare[]): Promise<void> {
+    const byProcessor = new Map<string, SettledShare[]>();
+    for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
+    for (const [processorId, parts] of byProcessor) {
+      const result = await this.#adapters.get(parts[0]!.adapter).settle({
+        batchId,
+        cutoffAt,
+        transactionIds: parts.flatMap((p) => p.transaction_ids),
+        totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
+      });
+      if (!result.accepted) throw new Error(`processor ${processorId} refused to close the batch: ${result.message}`);
+    }
+  }
+
+  /** Authorized (2) -> Settled (4), per processor and currency: count, sum and transaction ids. */
+  async #settlePayments(tx: DbOrTx, batchId: string, asOf: Date, now: Date): Promise<SettledShare[]> {
     const result = await tx.execute(sql`
       WITH moved AS (
         UPDATE payments
@@ -118,10 +142,12 @@ export class SettlementService {
            AND payment_result = ${PaymentResult.Successful}
            AND pending_adjustment_id IS NULL
            AND processed_at <= ${asOf.toISOString()}::timestamptz
-        RETURNING currency, total_amount_cents
+        RETURNING processor_id, transaction_id, currency, total_amount_cents
       )
-      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
-        FROM moved GROUP BY 1 ORDER BY 1`);
+      SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
+             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
+        FROM moved JOIN processors pr ON pr.id = moved.processor_id
+       GROUP BY 1, 2, 3 ORDER BY 1, 3`);
     return rowsOf(result);
   }
 
@@ -157,3 +183,13 @@ export class SettlementService {
 }
 
 const sum = (rows: Totals) => rows.reduce((n, r) => n + r.n, 0);
+
+/** The processors' shares summed per currency. */
+function byCurrency(shares: SettledShare[]): Totals {
+  const totals = new Map<string, { n: number; cents: bigint }>();
+  for (const s of shares) {
+    const t = totals.get(s.currency) ?? { n: 0, cents: 0n };
+    totals.set(s.currency, { n: t.n + s.n, cents: t.cents + BigInt(s.cents) });
+  }
+  return [...totals].map(([currency, t]) => ({ currency, n: t.n, cents: String(t.cents) }));
+}

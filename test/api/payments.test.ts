@@ -228,6 +228,11 @@ describe('POST /api/paymentAch', () => {
     expect(res.json()).toMatchObject({ Successful: false, ResponseCode: code, PaymentResult: 4, ProcessStatus: 5 });
   });
 
+  it('ignores fields the ACH request does not have (Surcharge, GwShieldAdditional)', async () => {
+    const res = await payAch(ach({ Surcharge: '3.00', GwShieldAdditional: { ProductItem: 'x' } }));
+    expect(res.json()).toMatchObject({ Successful: true, TotalAmount: 50, TotalSurcharge: null });
+  });
+
   it('takes Canadian and Australian accounts', async () => {
     expect((await payAch(ach({ Country: 'CA', CheckRoutingNumber: '000112345', CheckAccountNumber: '1234567', State: 'ON', Zip: 'M5V 2T6' }))).json()).toMatchObject({ Successful: true, Currency: 'CAD' });
     expect((await payAch(ach({ Country: 'AU', CheckRoutingNumber: '062000', CheckAccountNumber: '123', State: 'NSW', Zip: '2000' }))).json()).toMatchObject({ Successful: true, Currency: 'AUD' });

@@ -83,7 +83,16 @@ describe('POST /api/ClientSession', () => {
     expect(res.json()[0].ErrorCode).toBe(1004);
   });
 
-  it.each(['application/json-patch+json', 'application/json', 'text/json', 'application/vnd.partner+json', 'application/json; charset=utf-8'])(
+  it.each([
+    'application/json-patch+json',
+    'application/json',
+    'text/json',
+    'application/vnd.partner+json',
+    'application/json; charset=utf-8',
+    'application/json-patch+json; charset=utf-8',
+    'text/json; charset=utf-8',
+    'application/vnd.partner+json;charset=UTF-8',
+  ])(
     'accepts %s',
     async (type) => {
       const res = await session({ ClientId: ctx.forProfit.ClientId, ClientSecret: ctx.forProfit.ClientSecret }, type);

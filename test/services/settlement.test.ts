@@ -161,6 +161,43 @@ describe('settling on demand', () => {
   });
 });
 
+describe('the processor closes its batch', () => {
+  it('gets each processor its approved sales, and a refusal settles nothing', async () => {
+    at('2026-12-02T10:00:00.000Z');
+    const a = await makePayment(ctx);
+    const b = await makePayment(ctx, { partner: ctx.forProfit });
+    const simulator = ctx.services.processorAdapters.get('simulator');
+    const settle = simulator.settle.bind(simulator);
+    const calls: Parameters<typeof settle>[0][] = [];
+    simulator.settle = async (request) => {
+      calls.push(request);
+      return { accepted: false, reference: '', message: 'batch window closed' };
+    };
+    try {
+      at('2026-12-02T11:00:00.000Z');
+      await expect(ctx.services.settlement.settle({ asOf: new Date('2026-12-02T10:30:00.000Z') })).rejects.toThrow(/refused to close the batch: batch window closed/);
+      expect((await paymentRow(ctx, a.PaymentGuid)).process_status).toBe(2);
+      expect((await paymentRow(ctx, b.PaymentGuid)).process_status).toBe(2);
+      expect(calls.length).toBeGreaterThanOrEqual(1);
+
+      calls.length = 0;
+      simulator.settle = async (request) => {
+        calls.push(request);
+        return settle(request);
+      };
+      const run = await ctx.services.settlement.settle({ asOf: new Date('2026-12-02T10:30:00.000Z') });
+      expect(run.created).toBe(true);
+      expect(calls).toHaveLength(2);
+      const ids = calls.flatMap((c) => c.transactionIds);
+      expect(ids).toEqual(expect.arrayContaining([a.TransactionId, b.TransactionId]));
+      expect(calls.every((c) => c.batchId === run.batch.id)).toBe(true);
+      expect((await paymentRow(ctx, a.PaymentGuid)).process_status).toBe(4);
+    } finally {
+      simulator.settle = settle;
+    }
+  });
+});
+
 describe('concurrent settlement runs', () => {
   it('closes one batch per moment and settles each payment once, whatever runs at the same time', async () => {
     at('2026-11-28T08:00:00.000Z');
