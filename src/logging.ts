@@ -1,4 +1,5 @@
-import type { LoggerOptions } from 'pino';
+import { createHash } from 'node:crypto';
+import pino, { type LoggerOptions } from 'pino';
 
 /**
  * Fields that hold secrets. Every place a log line could carry one of them is redacted: the
@@ -14,6 +15,7 @@ export const SECRET_FIELDS = [
   'VAULT_KEY', 'vaultKey',
   'VAULT_OLD_KEYS', 'vaultOldKeys', 'ClientSessionID', 'clientSessionId', 'clientsessionid', 'ccaccountnum',
   'ckaccountnum', 'bankaccountnum', 'plain', 'secretCiphertext', 'passwordHash',
+  'PayLinkId', 'payLinkId',
 ] as const;
 
 function redactPaths(): string[] {
@@ -27,7 +29,17 @@ function redactPaths(): string[] {
 /** Query-string parameters whose values never reach a log line. */
 const SECRET_QUERY = new Set(SECRET_FIELDS.map((f) => f.toLowerCase()));
 
+/** A short, stable stand-in for a secret that log readers may need to correlate. */
+export function fingerprint(value: string): string {
+  return `#${createHash('sha256').update(value).digest('base64url').slice(0, 10)}`;
+}
+
+/**
+ * A URL fit for a log line: secret query parameters redacted, and the pay link id in
+ * `/paylink/<id>` (the only key of a hosted page) replaced by its fingerprint.
+ */
 export function safeUrl(url: string): string {
+  url = url.replace(/^(\/paylink\/)([^/?#]+)/i, (_m, prefix: string, id: string) => `${prefix}${fingerprint(id)}`);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
@@ -48,6 +60,32 @@ export function loggerOptions(level: string): LoggerOptions {
       res(res: { statusCode: number }) {
         return { statusCode: res.statusCode };
       },
+      err: safeError,
     },
   };
+}
+
+/**
+ * Errors without the values they quote. A database error's message carries the failed query's
+ * parameters ("params: ...") and PostgreSQL quotes the offending input ("invalid input syntax
+ * for type uuid: \"...\"", "Key (x)=(...)"): redaction by key path cannot reach inside a string,
+ * so the message is cut to its first line and quoted values are masked, here and in the stack.
+ */
+export function safeError(err: unknown) {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  const clean = (text: unknown) =>
+    typeof text === 'string'
+      ? text
+          .split('\nparams:')[0]!
+          .replace(/"[^"\n]*"/g, '"[REDACTED]"')
+          .replace(/\(([^()\n]*)\)=\(([^()\n]*)\)/g, '($1)=([REDACTED])')
+      : text;
+  out.message = clean(typeof out.message === 'string' ? out.message.split('\n')[0] : out.message);
+  if (typeof out.stack === 'string') {
+    const lines = out.stack.split('\n');
+    out.stack = [clean(lines[0]), ...lines.slice(1).filter((l) => /^\s+at /.test(l))].join('\n');
+  }
+  for (const key of ['detail', 'where', 'query', 'params', 'parameters', 'internalQuery']) delete out[key];
+  if (out.cause && typeof out.cause === 'object') out.cause = safeError(out.cause);
+  return out;
 }

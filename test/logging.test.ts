@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { safeError, safeUrl } from '../src/logging.ts';
+
+describe('log hygiene', () => {
+  it("cuts a database error's parameters and quoted values out of the message and the stack", () => {
+    const err = new Error('Failed query: insert into payment_tokens values ($1, $2)\nparams: v1:key:SEALED,4242424242424242');
+    const cause = Object.assign(new Error('invalid input syntax for type uuid: "urn:uuid:secret-ish"'), { detail: 'Key (gateway_key)=(1000001) already exists' });
+    (err as Error & { cause: unknown }).cause = cause;
+    const text = JSON.stringify(safeError(err));
+    expect(text).toContain('Failed query: insert into payment_tokens');
+    for (const leaked of ['SEALED', '4242424242424242', 'secret-ish', '1000001']) expect(text).not.toContain(leaked);
+  });
+
+  it('masks the pay link id in /paylink/<id> and secret query parameters', () => {
+    expect(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT')).toMatch(/^\/paylink\/#[\w-]{10}$/);
+    expect(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT')).toBe(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT'));
+    expect(safeUrl('/api/paylink?PayLinkId=abc&IntegrationSource=x')).toBe('/api/paylink?PayLinkId=%5BREDACTED%5D&IntegrationSource=x');
+    expect(safeUrl('/api/paylinkResult?responseToken=t0k')).not.toContain('t0k');
+  });
+});
