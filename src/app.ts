@@ -38,7 +38,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    // Fastify takes a hop count at run time; its types omit it.
+    trustProxy: config.trustProxy as boolean | string,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },

@@ -19,7 +19,12 @@ export interface Config {
   /** Seed the demo environment on first start. */
   demo: boolean;
   /** Trust X-Forwarded-* headers from a reverse proxy. */
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe: false (none), a hop count (1: the proxy in
+   * front of us), or a comma-separated list of addresses/CIDRs. Never "everyone": the left of
+   * X-Forwarded-For is whatever the client wrote.
+   */
+  trustProxy: boolean | number | string;
   /** POST /api/ClientSession attempts per client IP per minute. */
   sessionRateLimitPerMinute: number;
   /** Requests per client IP per minute on unauthenticated search (CharitySearch). */
@@ -111,6 +116,16 @@ function base64Key(name: string, value: string | undefined): string | undefined 
   return text;
 }
 
+function trustProxy(raw: string | undefined): false | number | string {
+  const value = raw?.trim() ?? '';
+  if (value === '' || /^(0|false|off|no)$/i.test(value)) return false;
+  if (/^(1|true|on|yes)$/i.test(value)) return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((v) => v.trim());
+  if (entries.every((v) => /^[0-9a-f.:]+(\/\d{1,3})?$/i.test(v))) return entries.join(',');
+  throw new ConfigError(`TRUST_PROXY must be off, on (one proxy hop), a number of hops, or proxy addresses/CIDRs separated by commas, got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const tlsCertFile = env.TLS_CERT_FILE?.trim() || undefined;
@@ -129,8 +144,9 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     publicBaseUrl,
-    demo: bool(env, 'DEMO', true),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    // A production deployment never gets the demo partners unless it asks for them.
+    demo: bool(env, 'DEMO', (env.NODE_ENV?.trim() || 'development') !== 'production'),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+
+describe('TRUST_PROXY', () => {
+  it('takes off, on (one hop), a hop count or proxy addresses, and nothing else', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
+  });
+
+  it('makes DEMO default to off in production', () => {
+    expect(loadConfig({}).demo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEMO: 'on' }).demo).toBe(true);
+  });
+});
+
+describe('behind one trusted proxy', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ config: { trustProxy: 1, sessionRateLimitPerMinute: 3 } });
+  });
+  afterAll(() => ctx.close());
+
+  it('counts the address the proxy saw, not what the client wrote into X-Forwarded-For', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/ClientSession',
+        remoteAddress: '10.0.0.2',
+        // The client forged the left part; the proxy appended the address it saw.
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
+        payload: { ClientId: ctx.nonProfit.ClientId, ClientSecret: 'wrong' },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429, 429]);
+  });
+});
