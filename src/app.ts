@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { Ajv } from 'ajv';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { apiPlugin } from './api/index.ts';
 import { healthRoutes } from './api/health.ts';
 import { registerOpenApi } from './api/openapi.ts';
-import { sendProblem } from './api/problems.ts';
+import { sendBrokenRules, sendProblem } from './api/problems.ts';
+import { ErrorCode } from './domain/error-codes.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
 import { gatewayPlugin } from './gateway/plugin.ts';
 import { httpsServerOptions } from './gateway/transport.ts';
 import { loggerOptions } from './logging.ts';
 import { payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
+
+const GUID_FORMAT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function strictGuidFormat(ajv: Ajv): void {
+  ajv.addFormat('uuid', GUID_FORMAT);
+}
 import type { Services } from './services/index.ts';
 
 export interface AppOptions {
@@ -43,7 +51,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    // A URL the router cannot decode (`/api/%`): answered in surface A's shape, without echoing it.
+    frameworkErrors: (_error, request, reply) => {
+      if (request.url.toLowerCase().startsWith('/api')) {
+        return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
+      }
+      return (reply as FastifyReply).code(400).type('text/plain; charset=utf-8').send('Bad Request');
+    },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false },
+      // A GUID is 8-4-4-4-12 hex digits: ajv-formats' uuid also takes `urn:uuid:...`, which
+      // PostgreSQL's uuid type does not. (onCreate runs after ajv-formats is added.)
+      onCreate: strictGuidFormat,
+    },
     // TLS_CERT_FILE + TLS_KEY_FILE: the service terminates TLS itself.
     ...httpsServerOptions(config),
   }) as unknown as FastifyInstance;

@@ -26,6 +26,12 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (error instanceof GoneError) return sendProblem(reply, 410, error.message);
   if (error instanceof ConflictError) return sendProblem(reply, 409, error.message);
 
+  if (isInvalidDatabaseInput(error)) {
+    // Backstop: a value no rule caught that PostgreSQL cannot take (a NUL character, an
+    // out-of-range number or date). The request is refused; nothing was written.
+    request.log.info({ code: databaseCode(error) }, 'input refused by the database');
+    return sendBrokenRules(reply, [{ code: ErrorCode.InvalidFormat, message: 'A value in the request cannot be stored (control characters, or a number or date out of range).' }]);
+  }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status === 400 || error instanceof SyntaxError || UNREADABLE_BODY.has(error.code)) {
     request.log.info({ code: error.code }, 'unreadable request body');
@@ -46,4 +52,19 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
 
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500, null);
+}
+
+/** PostgreSQL's "data exception" codes that bad input causes (class 22), wherever the driver put them. */
+const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22001', '22023', '22004']);
+
+function databaseCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+export function isInvalidDatabaseInput(error: unknown): boolean {
+  const code = databaseCode(error);
+  return code !== undefined && INVALID_INPUT.has(code);
 }

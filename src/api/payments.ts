@@ -8,6 +8,7 @@ import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../s
 import type { PaymentRecord } from '../services/payment-record.ts';
 import { MAX_LENGTH } from '../services/payment-validation.ts';
 import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
+import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, Nullable } from './wire.ts';
@@ -275,7 +276,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
     '/payment',
     { attachValidation: true, schema: paymentSchema('Charge a card (or a wallet).', CardPaymentRequest) },
     async (request, reply) => {
-      const body = (request.body ?? {}) as Partial<Static<typeof CardPaymentRequest>>;
+      const body = (dropMistyped(request.body, CardPaymentRequest) ?? {}) as Partial<Static<typeof CardPaymentRequest>>;
       const own: RuleViolation[] = [];
       const input: CardPaymentInput = {
         ...readCommon(body as Partial<CommonWire>, own),
@@ -302,7 +303,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
     '/paymentAch',
     { attachValidation: true, schema: paymentSchema('Debit a bank account (ACH).', AchPaymentRequest) },
     async (request, reply) => {
-      const body = (request.body ?? {}) as Partial<Static<typeof AchPaymentRequest>>;
+      const body = (dropMistyped(request.body, AchPaymentRequest) ?? {}) as Partial<Static<typeof AchPaymentRequest>>;
       const own: RuleViolation[] = [];
       const input: AchPaymentInput = {
         ...readCommon(body as Partial<CommonWire>, own),

@@ -89,14 +89,16 @@ export function readTransactionLine(
 ): { line: FeeLineInput; violations: [] } | { line: undefined; violations: RuleViolation[] } {
   const violations: RuleViolation[] = [];
 
-  const groupText = wire.TransactionSourceGroupId.trim();
+  // A route that reports schema and business rules together reads lines that failed the schema
+  // too (payments): a missing required field reads as empty here, the schema's rule names it.
+  const groupText = (wire.TransactionSourceGroupId ?? '').trim();
   const groupId = /^\d{1,2}$/.test(groupText) ? Number(groupText) : NaN;
-  if (!(groupId in TRANSACTION_SOURCE_GROUPS)) {
+  if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, groupId)) {
     const field = fieldOf('TransactionSourceGroupId');
     violations.push({ code: ErrorCode.InvalidValue, field, message: `'${field}' must be a TransactionSourceGroupId from 1 to 12.` });
   }
 
-  const amount = readAmount(wire.Amount, fieldOf('Amount'), true);
+  const amount = readAmount(wire.Amount ?? '', fieldOf('Amount'), true);
   if (isViolation(amount)) violations.push(amount);
   const optionalAmount = (raw: string | undefined, name: 'Tip' | 'Tax'): Cents => {
     if (raw === undefined || raw.trim() === '') return 0;

@@ -207,11 +207,11 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   v.maxLength('CheckNumber', input.checkNumber);
   v.check('CheckNumber', input.checkNumber, (c) => (/^\d{1,10}$/.test(c) ? undefined : 'must be digits'));
   const accountType = input.checkAccountTypeId?.trim();
-  if (v.required('CheckAccountTypeId', accountType) && !(accountType! in ACCOUNT_TYPES)) {
+  if (v.required('CheckAccountTypeId', accountType) && !Object.hasOwn(ACCOUNT_TYPES, accountType!)) {
     v.add(ErrorCode.InvalidValue, 'CheckAccountTypeId', 'must be 1 (Checking) or 2 (Savings)');
   }
   const checkType = input.checkTypeId?.trim();
-  if (v.required('CheckTypeId', checkType) && !(checkType! in CHECK_TYPES)) {
+  if (v.required('CheckTypeId', checkType) && !Object.hasOwn(CHECK_TYPES, checkType!)) {
     v.add(ErrorCode.InvalidValue, 'CheckTypeId', 'must be 1 (Personal), 2 (Corporate) or 3 (Government)');
   }
   const country = bankCountry(input.country);
