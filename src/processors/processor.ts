@@ -69,7 +69,7 @@ export interface FollowUpResult {
 
 /** One processor's share of a settlement batch: the approved sales it is asked to capture. */
 export interface SettleRequest {
-  /** Our settlement batch id: an idempotency reference for the processor. */
+  /** Our reference of the batch, the same for every run of one settlement moment: the processor's idempotency key. */
   batchId: string;
   cutoffAt: Date;
   transactionIds: string[];

@@ -8,13 +8,13 @@ import { PaymentResult, ProcessStatus, ResponseCode } from '../domain/payment-st
 import type { Ids } from '../ids.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../processors/registry.ts';
-import type { SaleRequest, SaleResult } from '../processors/processor.ts';
+import type { ProcessorAdapter, SaleRequest, SaleResult } from '../processors/processor.ts';
 import type { Db, DbOrTx, SqlClient } from '../store/database.ts';
 import { paymentLines, payments } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
-import type { PaymentRecord } from './payment-record.ts';
+import type { PaymentRecord, PaymentRow } from './payment-record.ts';
 import { type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
 import { and, asc, eq, getTableColumns } from '../store/drizzle.ts';
@@ -65,6 +65,16 @@ SELECT
 const bad = (code: number, field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
 
 const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
+
+/** The payment's columns that point at its stored token. */
+function tokenColumns(token: StoredToken): Partial<typeof payments.$inferInsert> {
+  return {
+    tokenId: token.id,
+    externalCardToken: token.kind === 'card' ? token.gatewayKey : null,
+    externalCheckToken: token.kind === 'bank' ? token.gatewayKey : null,
+    externalCustomerId: token.customerKey,
+  };
+}
 
 /**
  * Card, ACH and wallet payments: validation, references, fees, the duplicate check, the
@@ -152,14 +162,15 @@ export class PaymentService {
     const inserted = await this.#insertWithLines(pending, quote.lines, input.lines);
     if (!inserted) return this.#recordDuplicate(pending, quote.lines, input.lines);
 
+    const adapter = this.#adapters.get(refs.processor.adapter);
     let sale: SaleResult | undefined;
     try {
-      sale = await this.#adapters.get(refs.processor.adapter).sale(this.#saleRequest(pending, instrument, input));
+      sale = await adapter.sale(this.#saleRequest(pending, instrument, input));
     } catch (err) {
       // The adapter's message is not logged: a bank library may quote the card number in it.
       this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, 'processor call failed');
     }
-    return this.#complete(partner, pending, quote.lines, instrument, input, sale);
+    return this.#complete(partner, pending, quote.lines, instrument, input, sale, adapter);
   }
 
   /**
@@ -425,6 +436,7 @@ export class PaymentService {
     instrument: Instrument,
     input: PaymentInputCommon,
     sale: SaleResult | undefined,
+    adapter: ProcessorAdapter,
   ): Promise<PaymentRecord> {
     const approved = sale?.approved === true;
     const update: Partial<PaymentInsert> = sale
@@ -453,24 +465,52 @@ export class PaymentService {
           processStatus: ProcessStatus.NotProcessed,
           processedAt: this.#clock.now(),
         };
-    const tokenize = approved && input.tokenize === true && instrument.kind !== 'wallet' && !instrument.token;
     const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
-    const write = async (db: DbOrTx) => {
-      const token = tokenize ? await this.#tokenize(partner, instrument, input, db) : existing;
-      if (token) {
-        Object.assign(update, {
-          tokenId: token.id,
-          externalCardToken: token.kind === 'card' ? token.gatewayKey : null,
-          externalCheckToken: token.kind === 'bank' ? token.gatewayKey : null,
-          externalCustomerId: token.customerKey,
-        });
-      }
-      const [row] = await db.update(payments).set(update).where(eq(payments.id, pending.id)).returning();
-      return row!;
-    };
-    // The token and the payment's reference to it are written together, or neither is.
-    const saved = tokenize ? await this.#db.transaction(write) : await write(this.#db);
+    if (existing) Object.assign(update, tokenColumns(existing));
+    let saved: PaymentRow;
+    try {
+      // The processor's answer is written first, on its own: nothing after the sale may turn an
+      // approved charge into an error for the caller.
+      [saved] = (await this.#db.update(payments).set(update).where(eq(payments.id, pending.id)).returning()) as [PaymentRow];
+    } catch (err) {
+      // The answer cannot be recorded: take the charge back rather than leave money taken
+      // without a record the partner can see (best effort; the Pending row shows what happened).
+      if (approved && sale) await this.#reverse(adapter, pending, sale, instrument);
+      throw err;
+    }
+    if (approved && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
+      saved = await this.#storeToken(partner, saved, instrument, input);
+    }
     return { payment: saved, lines };
+  }
+
+  /**
+   * Stores the card or account of an approved payment and links it, in one transaction. A
+   * failure here does not undo the payment: it is reported without a token (TokenGuid null)
+   * and logged without detail.
+   */
+  async #storeToken(partner: AuthenticatedPartner, saved: PaymentRow, instrument: Instrument, input: PaymentInputCommon): Promise<PaymentRow> {
+    try {
+      return await this.#db.transaction(async (tx) => {
+        const token = await this.#tokenize(partner, instrument, input, tx);
+        if (!token) return saved;
+        const [row] = await tx.update(payments).set(tokenColumns(token)).where(eq(payments.id, saved.id)).returning();
+        return row!;
+      });
+    } catch (err) {
+      this.#log?.warn({ errorName: (err as Error)?.name, paymentGuid: saved.id }, 'approved payment kept without the token it asked for');
+      return saved;
+    }
+  }
+
+  /** Voids an approved sale whose outcome could not be recorded. */
+  async #reverse(adapter: ProcessorAdapter, pending: PaymentInsert, sale: SaleResult, instrument: Instrument): Promise<void> {
+    try {
+      await adapter.void({ reference: `${pending.id}:reversal`, originalTransactionId: sale.transactionId, amountCents: pending.totalAmountCents, kind: instrument.kind === 'bank' ? 'ach' : 'card' });
+      this.#log?.error({ paymentGuid: pending.id }, 'payment outcome could not be recorded; the sale was voided at the processor');
+    } catch (err) {
+      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, 'payment outcome could not be recorded and the sale could not be voided: reconcile it with the processor');
+    }
   }
 
   async #tokenize(partner: AuthenticatedPartner, instrument: Instrument, input: PaymentInputCommon, tx: DbOrTx): Promise<StoredToken | undefined> {

@@ -98,7 +98,7 @@ export class SettlementService {
         return { batch: existing!, created: false };
       }
       const shares = await this.#settlePayments(tx, id, asOf, now);
-      await this.#closeProcessorBatches(id, asOf, shares);
+      await this.#closeProcessorBatches(asOf, shares);
       const settled = byCurrency(shares);
       const refunded = await this.#completeAchRefunds(tx, id, asOf, now);
       const totals: SettlementTotals = {};
@@ -118,12 +118,14 @@ export class SettlementService {
    * Each processor captures its share of the batch. A refusal (or an unreachable processor)
    * throws, which rolls the whole batch back: nothing settles, and the next run tries again.
    */
-  async #closeProcessorBatches(batchId: string, cutoffAt: Date, shares: SettledShare[]): Promise<void> {
+  async #closeProcessorBatches(cutoffAt: Date, shares: SettledShare[]): Promise<void> {
     const byProcessor = new Map<string, SettledShare[]>();
     for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
     for (const [processorId, parts] of byProcessor) {
       const result = await this.#adapters.get(parts[0]!.adapter).settle({
-        batchId,
+        // The same for every run of this moment, so that a run retried after a rollback cannot
+        // make a processor capture the same sales twice: the processor deduplicates on it.
+        batchId: settlementReference(cutoffAt),
         cutoffAt,
         transactionIds: parts.flatMap((p) => p.transaction_ids),
         totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
@@ -183,6 +185,11 @@ export class SettlementService {
 }
 
 const sum = (rows: Totals) => rows.reduce((n, r) => n + r.n, 0);
+
+/** Our reference of the batch of a settlement moment, as processors see it. */
+export function settlementReference(asOf: Date): string {
+  return `settle-${asOf.toISOString()}`;
+}
 
 /** The processors' shares summed per currency. */
 function byCurrency(shares: SettledShare[]): Totals {

@@ -196,6 +196,52 @@ describe('POST /api/payment', () => {
   });
 });
 
+describe('after the processor approved', () => {
+  it('keeps an approved payment when storing its token fails (the card expired during the sale)', async () => {
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale.bind(adapter);
+    const start = ctx.clock.now();
+    ctx.clock.set('2026-11-30T23:59:59.500Z');
+    adapter.sale = async (request) => {
+      ctx.clock.set('2026-12-01T00:00:00.500Z');
+      return sale(request);
+    };
+    try {
+      const res = await pay(card({ ExpMonth: '11', ExpYear: '26', Tokenize: true }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: true, PaymentResult: 3, TokenGuid: null, ExternalCardToken: null });
+      expect(res.json().TransactionId).toMatch(/^SIM/);
+      expect(ctx.logs.join('')).toContain('approved payment kept without the token it asked for');
+    } finally {
+      adapter.sale = sale;
+      ctx.clock.set(start);
+    }
+  });
+
+  it('voids the sale at the processor when its outcome cannot be recorded', async () => {
+    const first = (await pay(card())).json();
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale.bind(adapter);
+    const voidSale = adapter.void.bind(adapter);
+    const voided: string[] = [];
+    // The processor answers with a transaction id that is already taken: recording it fails.
+    adapter.sale = async (request) => ({ ...(await sale(request)), transactionId: first.TransactionId });
+    adapter.void = async (request) => {
+      voided.push(request.originalTransactionId);
+      return voidSale(request);
+    };
+    try {
+      const res = await pay(card());
+      expect(res.statusCode).toBe(500);
+      expect(voided).toEqual([first.TransactionId]);
+      expect(ctx.logs.join('')).toContain('the sale was voided at the processor');
+    } finally {
+      adapter.sale = sale;
+      adapter.void = voidSale;
+    }
+  });
+});
+
 describe('POST /api/paymentAch', () => {
   it('debits an approved account', async () => {
     const res = await payAch(ach({ CheckNumber: '1001' }));
