@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** POST /api/ClientSession attempts per client IP per minute. */
   sessionRateLimitPerMinute: number;
+  /** SOAP gateway: GetClientSessionID attempts per client IP per minute (each costs a memory-hard hash). */
+  gatewayLoginRateLimitPerMinute: number;
   /** Requests per client IP per minute on unauthenticated search (CharitySearch). */
   publicRateLimitPerMinute: number;
   nodeEnv: string;
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo: bool(env, 'DEMO', (env.NODE_ENV?.trim() || 'development') !== 'production'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
+    gatewayLoginRateLimitPerMinute: int(env, 'GATEWAY_LOGIN_RATE_LIMIT', 30, 1),
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),

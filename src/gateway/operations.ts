@@ -21,7 +21,10 @@ export interface GatewayOperation {
   run(gateway: GatewayService, params: Params, caller: GatewayCaller): Promise<GatewayResult>;
 }
 
-/** Reads parameters; collects problems (a repeated parameter, an element where text belongs, two aliases that disagree). */
+/**
+ * Reads parameters; collects problems (a repeated parameter, an element where text belongs, a NUL
+ * character, two aliases that disagree).
+ */
 class ArgReader {
   readonly problems: string[] = [];
   readonly #params: Params;
@@ -40,7 +43,13 @@ class ArgReader {
       this.problems.push(`${name} is given more than once.`);
       return undefined;
     }
-    return p.values[0];
+    const value = p.values[0];
+    // PostgreSQL text cannot hold U+0000; refused here so that no operation ever stores one.
+    if (value?.includes('\u0000')) {
+      this.problems.push(`${name} must not contain a NUL character.`);
+      return undefined;
+    }
+    return value;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/index.ts';
-import type { GatewayCaller } from '../services/gateway.ts';
+import type { GatewayCaller, GatewayResult, GatewayService } from '../services/gateway.ts';
 import { CONTENT_TYPE, type FaultCode, type Params, SoapFault, type SoapRequest, type SoapVersion, readSoapRequest, soapFault, soapResponse } from './envelope.ts';
 import { helpPage } from './help-page.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
@@ -28,7 +28,44 @@ function soapVersionOf(request: FastifyRequest): SoapVersion | undefined {
 
 function caller(request: FastifyRequest): GatewayCaller {
   const ua = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined };
+  // Stored with the session when UserAgent is not sent: never with a NUL (PostgreSQL text cannot hold one).
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua.replace(/\u0000/g, '') : undefined };
+}
+
+/** PostgreSQL's refusal of text it cannot store: a NUL (22021), or a character the encoding lacks (22P05). */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/** The SQLSTATE of a database error, looked for through the `cause` chain (Drizzle wraps the driver's error). */
+function sqlState(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Runs an operation; what it throws is never a text/plain 500. Text the database cannot store
+ * (a backstop: the parameters refuse NUL first) is Invalid_Argument. Any other error is logged
+ * and, over SOAP, rethrown to become a Server fault (gatewayErrorHandler); over HTTP POST, which
+ * has no faults, it is the record `Internal_Error`.
+ */
+async function runOperation(request: FastifyRequest, gateway: GatewayService, op: GatewayOperation, params: Params, overSoap: boolean): Promise<GatewayResult> {
+  try {
+    return await op.run(gateway, params, caller(request));
+  } catch (err) {
+    const state = sqlState(err);
+    if (state) {
+      // Not the error itself: its message carries every bound parameter.
+      request.log.warn({ operation: op.name, sqlState: state }, 'gateway parameter refused by the database');
+      return { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };
+    }
+    if (overSoap) throw err;
+    request.log.error({ err }, 'gateway error');
+    return { code: 'Internal_Error', error: 'Server was unable to process request.' };
+  }
 }
 
 /** A fault for a SOAP request, plain text for anything else (form posts, unknown types). */
@@ -157,7 +194,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
       throw new SoapFault(500, 'Client', `Form posts go to ${GATEWAY_PATH}/<Operation>.`);
     }
     const op = routeSoap(request, soap, namespace);
-    const result = await op.run(services.gateway, soap.params, caller(request));
+    const result = await runOperation(request, services.gateway, op, soap.params, true);
     return reply.code(200).type(CONTENT_TYPE[soap.version]).send(soapResponse(soap.version, namespace, op.name, resultElements(result)));
   });
 
@@ -169,7 +206,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
     if (!(request.body instanceof Map)) {
       return sendError(request, reply, 415, 'Client', `HTTP POST takes ${FORM_TYPE}; SOAP requests go to ${GATEWAY_PATH}.`);
     }
-    const result = await op.run(services.gateway, request.body as Params, caller(request));
+    const result = await runOperation(request, services.gateway, op, request.body as Params, false);
     return reply.code(200).type('text/xml; charset=utf-8').send(recurringResultDocument(namespace, result));
   });
 }

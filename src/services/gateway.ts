@@ -89,6 +89,8 @@ export interface CheckTokenArgs {
 /** The wire parameter names a call used, so that Invalid_Argument names what the client sent. */
 export type ParamNames<T> = Partial<Record<keyof T, string>>;
 
+const invalidLogin = (): GatewayResult => ({ code: 'Invalid_Login', error: 'Invalid Username or Password.' });
+
 const SESSION_DENIED = 'ClientSessionID is missing, unknown or expired; call GetClientSessionID for a new one.';
 
 /** Maximum lengths of the optional text parameters that are stored (the payment API's limits). */
@@ -129,24 +131,104 @@ export function checkTypeOf(value: string): CheckTypeId | undefined {
   return undefined;
 }
 
-/** Per client IP, attempts per minute (each GetClientSessionID costs a memory-hard hash). */
-class AttemptLimiter {
-  readonly #max: number;
+/**
+ * Fixed windows per key (a client IP, a username): how many events each key had since its window
+ * began. A key's window starts at its first event and lasts `windowMs`. At most `maxKeys` windows
+ * are kept: a new one first drops the expired windows at the front, then, if there are still too
+ * many, the oldest ones (a Map keeps insertion order, and a window is re-inserted when it
+ * restarts, so the front is always the oldest window).
+ */
+export class WindowCounter {
+  readonly #windowMs: number;
+  readonly #maxKeys: number;
   readonly #windows = new Map<string, { start: number; count: number }>();
+  constructor(windowMs: number, maxKeys = 100_000) {
+    this.#windowMs = windowMs;
+    this.#maxKeys = maxKeys;
+  }
+
+  /** Counts an event for `key`; returns the count in its current window (1 for the first). */
+  hit(key: string, now: number): number {
+    const w = this.#live(key, now);
+    if (w) return ++w.count;
+    this.#windows.delete(key);
+    this.#makeRoom(now);
+    this.#windows.set(key, { start: now, count: 1 });
+    return 1;
+  }
+
+  /** The events of `key` in its current window (0 when it has none). */
+  count(key: string, now: number): number {
+    return this.#live(key, now)?.count ?? 0;
+  }
+
+  forget(key: string): void {
+    this.#windows.delete(key);
+  }
+
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  #live(key: string, now: number) {
+    const w = this.#windows.get(key);
+    return w && now >= w.start && now - w.start < this.#windowMs ? w : undefined;
+  }
+
+  #makeRoom(now: number) {
+    for (const [key, w] of this.#windows) {
+      if (this.#windows.size < this.#maxKeys && now >= w.start && now - w.start < this.#windowMs) break;
+      this.#windows.delete(key);
+    }
+  }
+}
+
+/** At most `max` holders at once; a caller that finds it full is turned away, never queued. */
+export class Gate {
+  readonly #max: number;
+  #held = 0;
   constructor(max: number) {
     this.#max = max;
   }
-  allow(key: string, now: number): boolean {
-    const w = this.#windows.get(key);
-    if (!w || now - w.start >= 60_000 || now < w.start) {
-      if (this.#windows.size > 100_000) this.#windows.clear();
-      this.#windows.set(key, { start: now, count: 1 });
-      return true;
-    }
-    w.count++;
-    return w.count <= this.#max;
+  /** A release function, or undefined when the gate is full. */
+  tryEnter(): (() => void) | undefined {
+    if (this.#held >= this.#max) return undefined;
+    this.#held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#held--;
+    };
   }
 }
+
+/**
+ * What a GetClientSessionID attempt may cost (each one is a 128 MiB, ~0.5 s scrypt):
+ * - `perIpPerMinute` attempts per caller address (GATEWAY_LOGIN_RATE_LIMIT);
+ * - `failuresPerUsername` failed logins of one username in `failureWindowMs` lock that username
+ *   for the rest of the window: further attempts are Invalid_Login without hashing;
+ * - `concurrentHashes` password checks at once in this process; a login that finds them all busy
+ *   is Access_Denied at once (queueing would let a flood hold every caller).
+ */
+export interface LoginLimits {
+  perIpPerMinute: number;
+  failuresPerUsername: number;
+  failureWindowMs: number;
+  concurrentHashes: number;
+  /** Windows kept per counter before the oldest are evicted. */
+  maxTrackedKeys: number;
+}
+
+export const DEFAULT_LOGIN_LIMITS: Omit<LoginLimits, 'perIpPerMinute'> = {
+  failuresPerUsername: 10,
+  failureWindowMs: 15 * 60_000,
+  concurrentHashes: 2,
+  maxTrackedKeys: 100_000,
+};
+
+/** Usernames are at most 64 characters (gateway-users.ts); a longer one cannot log in. */
+const MAX_USERNAME = 64;
 
 /**
  * The tokenization gateway's operations (surface B), independent of SOAP: GetClientSessionID,
@@ -157,14 +239,28 @@ export class GatewayService {
   readonly #sessions: GatewaySessionService;
   readonly #tokens: TokenService;
   readonly #clock: Clock;
-  readonly #limiter: AttemptLimiter;
+  readonly #limits: LoginLimits;
+  readonly #attemptsPerIp: WindowCounter;
+  readonly #failuresPerUsername: WindowCounter;
+  readonly #hashing: Gate;
 
-  constructor(deps: { users: GatewayUserService; sessions: GatewaySessionService; tokens: TokenService; clock: Clock; loginAttemptsPerMinute: number }) {
+  /** `loginAttemptsPerMinute`: GetClientSessionID attempts per caller address a minute (GATEWAY_LOGIN_RATE_LIMIT). */
+  constructor(deps: {
+    users: GatewayUserService;
+    sessions: GatewaySessionService;
+    tokens: TokenService;
+    clock: Clock;
+    loginAttemptsPerMinute: number;
+    loginLimits?: Partial<Omit<LoginLimits, 'perIpPerMinute'>>;
+  }) {
     this.#users = deps.users;
     this.#sessions = deps.sessions;
     this.#tokens = deps.tokens;
     this.#clock = deps.clock;
-    this.#limiter = new AttemptLimiter(deps.loginAttemptsPerMinute);
+    this.#limits = { ...DEFAULT_LOGIN_LIMITS, ...deps.loginLimits, perIpPerMinute: deps.loginAttemptsPerMinute };
+    this.#attemptsPerIp = new WindowCounter(60_000, this.#limits.maxTrackedKeys);
+    this.#failuresPerUsername = new WindowCounter(this.#limits.failureWindowMs, this.#limits.maxTrackedKeys);
+    this.#hashing = new Gate(this.#limits.concurrentHashes);
   }
 
   async getClientSessionId(args: ClientSessionArgs, caller: GatewayCaller, names: ParamNames<ClientSessionArgs> = {}): Promise<GatewayResult> {
@@ -177,15 +273,33 @@ export class GatewayService {
     const clientIp = text(args.clientIp);
     if (clientIp && (clientIp.length > 45 || isIP(clientIp) === 0)) problems.push(`${name('clientIp', 'ClientIP')} must be an IPv4 or IPv6 address.`);
     if (problems.length) return invalid(problems);
-    if (!this.#limiter.allow(caller.ip, this.#clock.now().getTime())) {
+    const now = this.#clock.now().getTime();
+    if (this.#attemptsPerIp.hit(caller.ip, now) > this.#limits.perIpPerMinute) {
       return { code: 'Access_Denied', error: 'Too many GetClientSessionID attempts from this address; try again in a minute.' };
     }
-    const login = await this.#users.authenticate(username!, password);
-    if (!login.ok) {
-      return login.reason === 'disabled'
-        ? { code: 'Invalid_User_Status', error: 'The gateway user is disabled.' }
-        : { code: 'Invalid_Login', error: 'Invalid Username or Password.' };
+    // Nothing below this line hashes unless the username may still try.
+    if (username!.length > MAX_USERNAME) return invalidLogin();
+    const userKey = username!.toLowerCase();
+    if (this.#failuresPerUsername.count(userKey, now) >= this.#limits.failuresPerUsername) {
+      // Unknown usernames lock alike, so this tells nothing about which users exist.
+      return { code: 'Invalid_Login', error: `Too many failed logins for this ${name('username', 'Username')}; try again later.` };
     }
+    const release = this.#hashing.tryEnter();
+    if (!release) {
+      return { code: 'Access_Denied', error: 'The server is busy checking other logins; try GetClientSessionID again in a few seconds.' };
+    }
+    let login: Awaited<ReturnType<GatewayUserService['authenticate']>>;
+    try {
+      login = await this.#users.authenticate(username!, password);
+    } finally {
+      release();
+    }
+    if (!login.ok) {
+      if (login.reason === 'disabled') return { code: 'Invalid_User_Status', error: 'The gateway user is disabled.' };
+      this.#failuresPerUsername.hit(userKey, this.#clock.now().getTime());
+      return invalidLogin();
+    }
+    this.#failuresPerUsername.forget(userKey);
     const vendor = text(args.vendor);
     if (vendor && vendor.toLowerCase() !== login.user.vendor.toLowerCase()) {
       return { code: 'Invalid_VendorID', error: `${name('vendor', 'Vendor')} does not match the gateway user's vendor.` };

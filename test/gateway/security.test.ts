@@ -141,7 +141,8 @@ describe('refused before any operation runs', () => {
 
 describe('GetClientSessionID attempts are limited per address', () => {
   it('answers Access_Denied once the per-minute limit is spent, and again after a minute', async () => {
-    const limited = await createTestContext({ config: { sessionRateLimitPerMinute: 3 } });
+    // GATEWAY_LOGIN_RATE_LIMIT (and SESSION_RATE_LIMIT, which the gateway shared before it had its own).
+    const limited = await createTestContext({ config: { gatewayLoginRateLimitPerMinute: 3, sessionRateLimitPerMinute: 3 } });
     try {
       const u = await createGatewayUser(limited, limited.nonProfit, 'limited-user');
       const attempt = async () =>

@@ -1,0 +1,142 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { type GatewayLogin, NS, PATH, createGatewayUser, formPost, login, resultOf, soap11 } from './gateway-helpers.ts';
+
+// Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
+vi.setConfig({ testTimeout: 120_000 });
+
+/**
+ * Whatever a client sends, and whatever goes wrong inside an operation, the answer is a record or
+ * a SOAP fault: never a text/plain 500. A NUL character (which PostgreSQL text cannot hold) is an
+ * Invalid_Argument naming the parameter, decided before anything reaches the database.
+ */
+let ctx: TestContext;
+let user: GatewayLogin;
+let sid: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  user = await createGatewayUser(ctx, ctx.nonProfit, 'errors-user');
+  sid = await login(ctx, user);
+});
+afterAll(() => ctx.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function count(table: 'gateway_sessions' | 'payment_tokens'): Promise<number> {
+  const [row] = await ctx.store.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return Number(row!.n);
+}
+
+const errorLogs = () => ctx.logs.filter((l) => l.includes('"level":50'));
+
+describe('a NUL character in a parameter', () => {
+  it('GetClientSessionID: Invalid_Argument naming Username or UserAgent, before the password is checked (HTTP POST and SOAP)', async () => {
+    const authenticate = vi.spyOn(ctx.services.gatewayUsers, 'authenticate');
+    const sessions = await count('gateway_sessions');
+    const logs = errorLogs().length;
+    const name = await formPost(ctx, 'GetClientSessionID', { Username: 'errors\u0000user', Password: user.Password });
+    expect(name.statusCode).toBe(200);
+    expect(name.headers['content-type']).toMatch(/^text\/xml/);
+    expect(resultOf(name)).toEqual({ code: 'Invalid_Argument', error: 'Username must not contain a NUL character.' });
+    // After the right password too: the UserAgent would be stored with the session.
+    const agent = await formPost(ctx, 'GetClientSessionID', { Username: user.Username, Password: user.Password, UserAgent: 'a\u0000b' });
+    expect(agent.statusCode).toBe(200);
+    expect(resultOf(agent)).toEqual({ code: 'Invalid_Argument', error: 'UserAgent must not contain a NUL character.' });
+    const soap = await soap11(ctx, 'GetClientSessionID', { Username: user.Username, Password: user.Password, UserAgent: 'a\u0000b' });
+    expect(soap.statusCode).toBe(200);
+    expect(resultOf(soap)).toEqual({ code: 'Invalid_Argument', error: 'UserAgent must not contain a NUL character.' });
+    expect(authenticate).not.toHaveBeenCalled();
+    expect(await count('gateway_sessions')).toBe(sessions);
+    expect(errorLogs()).toHaveLength(logs);
+  });
+
+  it('GetToken: Invalid_Argument naming FirstName or CcZip; no token is stored (HTTP POST and SOAP)', async () => {
+    const tokenize = vi.spyOn(ctx.services.tokens, 'tokenizeCard');
+    const tokens = await count('payment_tokens');
+    const logs = errorLogs().length;
+    const card = { ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230' };
+    for (const [param, value] of [
+      ['FirstName', 'a\u0000b'],
+      ['CcZip', '1\u00002'],
+      ['LastName', '\u0000'],
+      ['CcStreet', '1 Main\u0000St'],
+    ] as const) {
+      const form = await formPost(ctx, 'GetToken', { ...card, [param]: value });
+      expect(form.statusCode).toBe(200);
+      expect(resultOf(form)).toEqual({ code: 'Invalid_Argument', error: `${param} must not contain a NUL character.` });
+      const soap = await soap11(ctx, 'GetToken', { ...card, [param]: value });
+      expect(soap.statusCode).toBe(200);
+      expect(resultOf(soap)).toEqual({ code: 'Invalid_Argument', error: `${param} must not contain a NUL character.` });
+    }
+    expect(tokenize).not.toHaveBeenCalled();
+    expect(await count('payment_tokens')).toBe(tokens);
+    expect(errorLogs()).toHaveLength(logs);
+  });
+
+  it('GetCheckToken: Invalid_Argument naming the parameter, whichever alias carries it', async () => {
+    const check = { ClientSessionID: sid, BankRoutingNum: '021000021', BankAccountNum: '123456789', BankAcctType: 'C' };
+    expect(resultOf(await formPost(ctx, 'GetCheckToken', { ...check, CkNameOnAccount: 'A\u0000' }))).toEqual({
+      code: 'Invalid_Argument',
+      error: 'CkNameOnAccount must not contain a NUL character.',
+    });
+    const { BankRoutingNum: _, ...noRouting } = check;
+    expect(resultOf(await formPost(ctx, 'GetCheckToken', { ...noRouting, CkTransitNum: '0210\u000000021' }))).toMatchObject({
+      code: 'Invalid_Argument',
+      error: expect.stringContaining('CkTransitNum must not contain a NUL character.'),
+    });
+  });
+
+  it('a NUL in the User-Agent header (stored when UserAgent is not sent) is dropped, not stored', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `${PATH}/GetClientSessionID`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Agent\u0000/1.0' },
+      payload: new URLSearchParams({ Username: user.Username, Password: user.Password }).toString(),
+    });
+    expect(resultOf(res).code).toBe('OK');
+    const rows = await ctx.store.sql.query<{ user_agent: string }>("SELECT user_agent FROM gateway_sessions WHERE user_agent LIKE 'Agent%'");
+    expect(rows.map((r) => r.user_agent)).toEqual(['Agent/1.0']);
+  });
+});
+
+describe('an error inside an operation', () => {
+  const card = () => ({ ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230' });
+
+  it('over HTTP POST: HTTP 200 and the record Internal_Error, logged, nothing internal said', async () => {
+    vi.spyOn(ctx.services.tokens, 'tokenizeCard').mockRejectedValue(new Error('Failed query: insert into tokens ...\nparams: secret-params'));
+    const logs = errorLogs().length;
+    const res = await formPost(ctx, 'GetToken', card());
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/xml/);
+    expect(resultOf(res)).toEqual({ code: 'Internal_Error', error: 'Server was unable to process request.' });
+    expect(res.body).not.toContain('secret-params');
+    expect(errorLogs().length).toBe(logs + 1);
+  });
+
+  it('over SOAP: a 500 Server fault (SOAP 1.1), as the gateway answers any unexpected error', async () => {
+    vi.spyOn(ctx.services.gatewaySessions, 'resolve').mockRejectedValue(new Error('connection terminated unexpectedly'));
+    const res = await soap11(ctx, 'GetToken', card());
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['content-type']).toMatch(/^text\/xml/);
+    expect(res.body).toContain('<faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring>');
+    expect(res.body).not.toContain('connection terminated');
+  });
+
+  it('text the database cannot store (SQLSTATE 22021 or 22P05, behind a wrapper) is Invalid_Argument on both, and its parameters are not logged', async () => {
+    const dbError = (code: string) => Object.assign(new Error('Failed query: insert ...\nparams: unstorable-params'), { cause: Object.assign(new Error('invalid byte sequence'), { code }) });
+    const tokenize = vi.spyOn(ctx.services.tokens, 'tokenizeCard');
+    for (const code of ['22021', '22P05']) {
+      tokenize.mockRejectedValueOnce(dbError(code)).mockRejectedValueOnce(dbError(code));
+      const expected = { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };
+      const form = await formPost(ctx, 'GetToken', card());
+      expect(form.statusCode).toBe(200);
+      expect(resultOf(form)).toEqual(expected);
+      const soap = await soap11(ctx, 'GetToken', card(), { SOAPAction: `${NS}/GetToken` });
+      expect(soap.statusCode).toBe(200);
+      expect(resultOf(soap)).toEqual(expected);
+    }
+    expect(ctx.logs.join('\n')).not.toContain('unstorable-params');
+  });
+});
