@@ -186,11 +186,38 @@ export function billDatesAfter(date: CalendarDate, schedule: BillingSchedule, co
 /**
  * The first bill date of the schedule after `start` that is not before `notBefore` (today): a
  * profile whose start lies in the past is not billed for the dates that have already passed.
+ * Computed, not stepped: the work is the same for a start a century back as for yesterday.
+ * - Day steps: the k-th bill date is `start + k * days`.
+ * - Month steps: the k-th is on the anchor day (clamped) of the month `k * months` after start's.
+ * - Semi-Monthly: the bill dates are the schedule's two days of every month, so the first one on
+ *   or after `notBefore` is the one that follows the day before it.
  */
 export function firstBillDateOnOrAfter(start: CalendarDate, schedule: BillingSchedule, notBefore: CalendarDate): CalendarDate {
-  let d = nextBillDate(start, schedule);
-  while (d < notBefore) d = nextBillDate(d, schedule);
-  return d;
+  const first = nextBillDate(start, schedule);
+  if (first >= notBefore) return first;
+  const from = toYmd(start);
+  const step = STEPS[schedule.frequency];
+  switch (step.kind) {
+    case 'days': {
+      const gap = toEpochDay(toYmd(notBefore)) - toEpochDay(from);
+      return formatYmd(fromEpochDay(toEpochDay(from) + Math.ceil(gap / step.days) * step.days));
+    }
+    case 'months': {
+      const until = toYmd(notBefore);
+      const months = until.year * 12 + until.month - (from.year * 12 + from.month);
+      // Step k lands in a month before notBefore's for every k below this one; at most one step more.
+      let k = Math.max(1, Math.floor(months / step.months));
+      let d = onAnchor(addMonths(from.year, from.month, k * step.months), schedule.anchorDay);
+      while (d < notBefore) {
+        k++;
+        d = onAnchor(addMonths(from.year, from.month, k * step.months), schedule.anchorDay);
+      }
+      return d;
+    }
+    case 'semi-monthly':
+      // notBefore is after `first`, itself after start: the day before it is a valid date.
+      return nextBillDate(addDays(notBefore, -1), schedule);
+  }
 }
 
 function addMonths(year: number, month: number, months: number): { year: number; month: number } {

@@ -26,6 +26,26 @@ export interface ProfileDates {
 }
 
 /**
+ * The dates a profile's StartDate, EndDate and NextBillDate may take. A profile's schedule is
+ * computed from them (and bill dates follow EndDate by at most a year), so far-off dates would
+ * only reach the calendar's end (year 9999) or make a schedule of hundreds of thousands of steps.
+ */
+export const PROFILE_DATE_MIN: CalendarDate = '1900-01-01';
+export const PROFILE_DATE_MAX: CalendarDate = '2199-12-31';
+
+/** OutOfRange for each given date outside [PROFILE_DATE_MIN, PROFILE_DATE_MAX], naming its wire field. Dates are valid `yyyy-MM-dd`. */
+export function profileDateRangeViolations(dates: Record<string, CalendarDate | null | undefined>): RuleViolation[] {
+  const v: RuleViolation[] = [];
+  for (const [field, date] of Object.entries(dates)) {
+    if (date === undefined || date === null) continue;
+    if (date < PROFILE_DATE_MIN || date > PROFILE_DATE_MAX) {
+      v.push({ code: ErrorCode.OutOfRange, field, message: `'${field}' must be from ${PROFILE_DATE_MIN} to ${PROFILE_DATE_MAX}.` });
+    }
+  }
+  return v;
+}
+
+/**
  * The date rules of a profile's terms, by wire field: EndDate after StartDate; NextBillDate after
  * StartDate, and, when the partner sent it, not in the past (`today`) and not after EndDate (a
  * profile made to never bill is a mistake). A computed NextBillDate after EndDate means the

@@ -8,7 +8,7 @@ import {
   toYmd,
   utcDate,
 } from '../domain/billing-dates.ts';
-import { profileDateViolations, statusAfterUpdate } from '../domain/billing-profile.ts';
+import { profileDateRangeViolations, profileDateViolations, statusAfterUpdate } from '../domain/billing-profile.ts';
 import { zipProblem } from '../domain/address.ts';
 import { checkExpiry } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
@@ -104,6 +104,31 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const bad = (code: number, field: string, message: string): RuleViolation => ({ code, field, message: `'${field}' ${message}.` });
 
+/** The format and the range (PROFILE_DATE_MIN to PROFILE_DATE_MAX) of each date sent, by wire field. */
+function checkDates(input: { startDate?: CalendarDate; endDate?: CalendarDate; nextBillDate?: CalendarDate }, violations: RuleViolation[]) {
+  const inRange: Record<string, CalendarDate> = {};
+  for (const [field, value] of [['StartDate', input.startDate], ['EndDate', input.endDate], ['NextBillDate', input.nextBillDate]] as const) {
+    if (value === undefined) continue;
+    if (!parseCalendarDate(value).ok) violations.push(bad(ErrorCode.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
+    else inRange[field] = value;
+  }
+  violations.push(...profileDateRangeViolations(inRange));
+}
+
+/**
+ * Date arithmetic that would leave the calendar (RangeError: a year past 9999) is the client's
+ * date out of range, not a server error. The range checks keep profiles far from that edge; this
+ * is the backstop.
+ */
+function withinCalendar<T>(field: string, compute: () => T): T {
+  try {
+    return compute();
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new ValidationError([bad(ErrorCode.OutOfRange, field, 'is out of range: its schedule would leave the calendar')]);
+  }
+}
+
 /**
  * Recurring profiles: create, update, cancel (issue 6). The schedule arithmetic is in
  * domain/billing-dates.ts, the state rules in domain/billing-profile.ts, the charging in
@@ -153,14 +178,12 @@ export class RecurringProfileService {
     const today = this.today();
     const violations: RuleViolation[] = [];
     this.#checkTerms(input, violations);
-    for (const [field, value] of [['StartDate', input.startDate], ['EndDate', input.endDate], ['NextBillDate', input.nextBillDate]] as const) {
-      if (value !== undefined && !parseCalendarDate(value).ok) violations.push(bad(ErrorCode.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
-    }
+    checkDates(input, violations);
     if (violations.length > 0) throw new ValidationError(violations);
 
     const anchorDate = input.nextBillDate ?? input.startDate;
     const schedule: BillingSchedule = { frequency: input.frequency, anchorDay: toYmd(anchorDate).day };
-    const nextBillDate = input.nextBillDate ?? firstBillDateOnOrAfter(input.startDate, schedule, today);
+    const nextBillDate = input.nextBillDate ?? withinCalendar('StartDate', () => firstBillDateOnOrAfter(input.startDate, schedule, today));
     const dates = { startDate: input.startDate, endDate: input.endDate ?? null, nextBillDate };
     violations.push(...profileDateViolations(dates, today, { nextBillDateGiven: input.nextBillDate !== undefined, requireBillDate: true }));
 
@@ -235,9 +258,7 @@ export class RecurringProfileService {
   async update(partner: AuthenticatedPartner, input: UpdateRecurringProfileInput): Promise<RecurringProfileRow> {
     const violations: RuleViolation[] = [];
     this.#checkTerms(input, violations);
-    for (const [field, value] of [['StartDate', input.startDate], ['EndDate', input.endDate], ['NextBillDate', input.nextBillDate]] as const) {
-      if (value !== undefined && !parseCalendarDate(value).ok) violations.push(bad(ErrorCode.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
-    }
+    checkDates(input, violations);
     return this.#db.transaction(async (tx) => {
       const current = await this.#locked(partner.id, input.profileId, tx);
       if (current.status === 'cancelled') {
@@ -307,7 +328,7 @@ export class RecurringProfileService {
         .set({
           status,
           billingFrequency: input.frequency,
-          anchorDay: nextBillDateGiven ? toYmd(nextBillDate).day : undefined,
+          anchorDay: nextBillDateGiven ? withinCalendar('NextBillDate', () => toYmd(nextBillDate).day) : undefined,
           startDate: input.startDate,
           endDate: input.endDate,
           nextBillDate: input.nextBillDate,

@@ -25,6 +25,7 @@ const base = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const codes = (body: { ErrorCode: number; LoggerMessage: string }[]) => body.map((r) => [r.ErrorCode, r.LoggerMessage.split(':')[0]]);
+const res400Message = (body: { Message: string }[]) => body[0]!.Message;
 
 describe('POST /api/recurringProfile', () => {
   it('creates a profile: 201 with the spec response, billing from the next bill date after StartDate', async () => {
@@ -88,6 +89,40 @@ describe('POST /api/recurringProfile', () => {
     const res = await createProfile(ctx, base({ StartDate: '2026-06-30', BillingFrequency: 'Monthly' }));
     expect(res.statusCode).toBe(201);
     expect(await profileRow(ctx, res.json().RecurringProfileGuid)).toMatchObject({ next_bill_date: '2026-11-30', anchor_day: 30 });
+  });
+
+  it('refuses a StartDate, EndDate or NextBillDate outside 1900-01-01 to 2199-12-31: 400 OutOfRange naming each field', async () => {
+    for (const [body, expected] of [
+      [{ StartDate: '9999-12-31' }, [[1005, 'StartDate']]],
+      [{ StartDate: '9999-12-01', EndDate: '9999-12-31' }, [[1005, 'StartDate'], [1005, 'EndDate']]],
+      [{ StartDate: '0001-01-01', BillingFrequency: 'Daily' }, [[1005, 'StartDate']]],
+      [{ NextBillDate: '2200-01-01' }, [[1005, 'NextBillDate']]],
+      [{ EndDate: '1899-12-31' }, [[1005, 'EndDate']]],
+    ] as const) {
+      const res = await createProfile(ctx, base(body));
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(codes(res.json()), JSON.stringify(body)).toEqual(expected);
+      await expectDocumented(ctx.app, 'POST', '/api/recurringProfile', res);
+    }
+    expect(res400Message((await createProfile(ctx, base({ StartDate: '0001-01-01' }))).json())).toBe("'StartDate' must be from 1900-01-01 to 2199-12-31.");
+  });
+
+  it('computes the first bill date of a StartDate long ago at once: 1900-01-01, Daily, bills from today', async () => {
+    const res = await createProfile(ctx, base({ StartDate: '1900-01-01', BillingFrequency: 'Daily' }));
+    expect(res.statusCode).toBe(201);
+    expect(await profileRow(ctx, res.json().RecurringProfileGuid)).toMatchObject({ start_date: '1900-01-01', next_bill_date: '2026-11-21' });
+  });
+
+  it('a schedule that would run past the calendar (9999-12-31) is 400 OutOfRange, not a server error', async () => {
+    // Only a clock near the calendar's end gets there once dates are bounded: the backstop.
+    ctx.clock.set('9999-12-30T12:00:00.000Z');
+    try {
+      const res = await createProfile(ctx, base({ StartDate: '2199-06-30', BillingFrequency: 'Annually' }));
+      expect(res.statusCode).toBe(400);
+      expect(codes(res.json())).toEqual([[1005, 'StartDate']]);
+    } finally {
+      ctx.clock.set('2026-11-21T12:00:00.000Z');
+    }
   });
 
   it('accepts the token by its CcInfoKey, and a bank-account token', async () => {
@@ -212,6 +247,20 @@ describe('PUT /api/recurringProfile', () => {
     expect(codes(preFee.json())).toEqual([[5006, 'PreFeeAmount']]);
     await expectDocumented(ctx.app, 'PUT', '/api/recurringProfile', end);
     expect(await profileRow(ctx, guid)).toMatchObject({ status: 'active', next_bill_date: '2027-01-31', end_date: '2028-01-15', pre_fee_amount_cents: null });
+  });
+
+  it('refuses dates outside 1900-01-01 to 2199-12-31 and leaves the profile as it was', async () => {
+    const before = await profileRow(ctx, guid);
+    for (const [body, expected] of [
+      [{ NextBillDate: '9999-12-31' }, [[1005, 'NextBillDate']]],
+      [{ EndDate: '0001-01-01' }, [[1005, 'EndDate']]],
+      [{ StartDate: '1899-12-31', EndDate: '2200-01-01' }, [[1005, 'StartDate'], [1005, 'EndDate']]],
+    ] as const) {
+      const res = await updateProfile(ctx, { RecurringProfileGuid: guid, ...body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(codes(res.json()), JSON.stringify(body)).toEqual(expected);
+    }
+    expect(await profileRow(ctx, guid)).toEqual(before);
   });
 
   it("answers 404 problem details for an unknown profile and another partner's", async () => {

@@ -4,6 +4,7 @@ import {
   BILLING_FREQUENCIES,
   type BillingFrequency,
   daysInMonth,
+  firstBillDateOnOrAfter,
   formatYmd,
   fromEpochDay,
   frequencyStep,
@@ -128,6 +129,25 @@ describe('bill date properties (10 years of steps from random anchors)', () => {
         }
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+describe('the first bill date not in the past', () => {
+  it('is the one stepping from the start reaches, for any start, anchor and today', () => {
+    /** The definition, stepped one bill date at a time. */
+    const stepped = (start: string, schedule: { frequency: BillingFrequency; anchorDay: number }, notBefore: string) => {
+      let d = nextBillDate(start, schedule);
+      while (d < notBefore) d = nextBillDate(d, schedule);
+      return d;
+    };
+    fc.assert(
+      fc.property(startDate, frequency, fc.integer({ min: 1, max: 31 }), fc.integer({ min: -40, max: 6 * 366 }), (start, f, anchorDay, offset) => {
+        const schedule = { frequency: f, anchorDay };
+        const today = formatYmd(fromEpochDay(toEpochDay(toYmd(start)) + offset));
+        expect(firstBillDateOnOrAfter(start, schedule, today), `${f} anchored on ${anchorDay} from ${start}, today ${today}`).toBe(stepped(start, schedule, today));
+      }),
+      { numRuns: RUNS * 5 },
     );
   });
 });

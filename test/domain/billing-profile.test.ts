@@ -4,6 +4,7 @@ import {
   afterApproval,
   afterDecline,
   parseRetryDays,
+  profileDateRangeViolations,
   profileDateViolations,
   statusAfterUpdate,
 } from '../../src/domain/billing-profile.ts';
@@ -44,6 +45,14 @@ describe('a charge moves the profile', () => {
 });
 
 describe('profile date rules', () => {
+  it('keeps every date of a profile from 1900-01-01 to 2199-12-31, naming each field out of range', () => {
+    expect(profileDateRangeViolations({ StartDate: '1900-01-01', EndDate: '2199-12-31', NextBillDate: undefined })).toEqual([]);
+    expect(profileDateRangeViolations({ StartDate: '0001-01-01', EndDate: '9999-12-31', NextBillDate: '2200-01-01' })).toEqual(
+      ['StartDate', 'EndDate', 'NextBillDate'].map((field) => ({ code: 1005, field, message: `'${field}' must be from 1900-01-01 to 2199-12-31.` })),
+    );
+    expect(profileDateRangeViolations({ StartDate: '1899-12-31', EndDate: null })).toHaveLength(1);
+  });
+
   const today = '2026-11-21';
   const rules = (dates: { startDate: string; endDate: string | null; nextBillDate: string }, given = true, requireBillDate = true) =>
     profileDateViolations(dates, today, { nextBillDateGiven: given, requireBillDate }).map((v) => [v.code, v.field]);
