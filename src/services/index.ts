@@ -58,7 +58,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const tokens = new TokenService(store.db, clock, ids, vault);
   const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
   const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
-  const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.sessionRateLimitPerMinute });
+  const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);

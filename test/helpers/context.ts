@@ -53,7 +53,7 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const store = await freshStore();
   const clock = options.clock ?? new ManualClock();
-  const config = testConfig({ sessionRateLimitPerMinute: 100_000, publicRateLimitPerMinute: 100_000, ...options.config });
+  const config = testConfig({ sessionRateLimitPerMinute: 100_000, publicRateLimitPerMinute: 100_000, gatewayLoginRateLimitPerMinute: 100_000, ...options.config });
   const services = createServices({ store, clock, ids: cryptoIds, config });
   const logs: string[] = [];
   const logStream = new Writable({
