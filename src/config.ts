@@ -91,13 +91,21 @@ function cutoff(env: Env, name: string, fallback: string): number {
   return minutes;
 }
 
-/** A CSP source list for frame-ancestors: 'none', 'self', or http(s) origins (host wildcards allowed). */
+/**
+ * A CSP source list for frame-ancestors: 'none', 'self', or http(s) origins (host wildcards
+ * allowed under a domain). A scheme-only source (`https:`) is refused: it would let every site
+ * frame the page; so is a wildcard over a top-level domain (`https://*.com`).
+ */
 function frameAncestors(env: Env, name: string): string {
   const raw = env[name]?.trim() || "'none'";
   const sources = raw.split(/\s+/);
-  const source = /^(?:'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/i;
+  // A host wildcard needs two labels under it (*.example.org, not *.org).
+  const source = /^(?:'self'|https?:\/\/(?:\*\.[a-z0-9-]+(?:\.[a-z0-9-]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(?:\d{1,5}|\*))?)$/i;
   if (sources.includes("'none'") ? sources.length !== 1 : !sources.every((s) => source.test(s))) {
-    throw new ConfigError(`${name} must be 'none', or a space-separated list of 'self' and http(s) origins (https://shop.example, https://*.example.org), got "${raw}"`);
+    throw new ConfigError(
+      `${name} must be 'none', or a space-separated list of 'self' and http(s) origins (https://shop.example, https://*.example.org); ` +
+        `a scheme alone (https:) would let every site frame the page; got "${raw}"`,
+    );
   }
   return sources.join(' ');
 }

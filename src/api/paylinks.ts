@@ -9,6 +9,7 @@ import {
   MAX_PAY_LINK_LINES,
   MAX_THEME_FONTS,
   PAY_LINK_MAX_LENGTH as MAX,
+  THEME_CONTROL_CHARACTERS,
   type PayLinkCreateInput,
   type PayLinkLineInput,
   payLinkViolations,
@@ -152,67 +153,81 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request, reply) => {
-      const body = (request.body ?? {}) as Partial<PayLinkBody>;
+      // With attachValidation the handler runs on a body that failed the schema too: every field
+      // is narrowed to the type the rules expect (a wrong type is left out here and reported by
+      // the schema), so no value of another JSON type reaches code that assumes a string.
+      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+      const str = (name: keyof PayLinkBody) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+      const bool = (name: keyof PayLinkBody) => (typeof body[name] === 'boolean' ? (body[name] as boolean) : undefined);
+      const num = (name: keyof PayLinkBody) => (typeof body[name] === 'number' ? (body[name] as number) : undefined);
       // The pay-link key first: without it nothing else is judged.
-      if (typeof body.ApiKey === 'string' && body.ApiKey !== '' && !(await services.partners.verifyApiKey(request.partner.id, body.ApiKey))) {
+      const apiKey = str('ApiKey');
+      if (apiKey !== undefined && apiKey !== '' && !(await services.partners.verifyApiKey(request.partner.id, apiKey))) {
         throw new ValidationError([{ code: ErrorCode.PayLinkApiKeyInvalid, field: 'ApiKey', message: "'ApiKey' is not the partner's pay-link API key." }]);
       }
       const own: RuleViolation[] = [];
-      const lines: PayLinkLineInput[] = (Array.isArray(body.PaymentLines) ? body.PaymentLines : []).map((line, i) => {
+      const lines: PayLinkLineInput[] = (Array.isArray(body.PaymentLines) ? (body.PaymentLines as unknown[]) : []).map((raw, i) => {
+        const line = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
         let amountCents: number | undefined;
-        if (typeof line?.Amount === 'string') {
+        if (typeof line.Amount === 'string') {
           const read = readAmount(line.Amount, `PaymentLines[${i}].Amount`, true);
           if (typeof read === 'number') amountCents = read;
           else own.push(read);
         }
         return {
           amountCents,
-          type: typeof line?.Type === 'number' ? line.Type : undefined,
-          recurring: typeof line?.Recurring === 'number' ? line.Recurring : undefined,
-          payFee: typeof line?.PayFee === 'boolean' ? line.PayFee : undefined,
-          externalLineId: typeof line?.ExternalLineId === 'string' ? line.ExternalLineId : undefined,
+          type: typeof line.Type === 'number' ? line.Type : undefined,
+          recurring: typeof line.Recurring === 'number' ? line.Recurring : undefined,
+          payFee: typeof line.PayFee === 'boolean' ? line.PayFee : undefined,
+          externalLineId: typeof line.ExternalLineId === 'string' ? line.ExternalLineId : undefined,
         };
       });
+      // The theme's type and length are checked before it is parsed: sanitizing is the costly step.
+      const theme = str('Theme');
+      if (theme !== undefined && theme.length > MAX.Theme) own.push({ code: ErrorCode.MaxLength, field: 'Theme', message: `'Theme' must be at most ${MAX.Theme} characters.` });
+      else if (theme !== undefined && THEME_CONTROL_CHARACTERS.test(theme)) {
+        own.push({ code: ErrorCode.InvalidFormat, field: 'Theme', message: "'Theme' must not contain control characters (other than tab and line breaks)." });
+      }
       const input: PayLinkCreateInput = {
-        processorGuid: body.ProcessorGuid,
-        integrationSource: body.IntegrationSource,
-        ipAddress: body.IpAddress,
-        redirectUrl: body.RedirectUrl,
+        processorGuid: str('ProcessorGuid'),
+        integrationSource: str('IntegrationSource'),
+        ipAddress: str('IpAddress'),
+        redirectUrl: str('RedirectUrl'),
         lines,
-        tranId: body.TranId,
-        showTransactionId: body.ShowTransactionId,
-        transactionIdText: body.TransactionIdText,
-        poweredByText: body.PoweredByText,
-        poweredByUrl: body.PoweredByUrl,
-        donateButtonText: body.DonateButtonText,
-        language: body.Language,
-        defaultCountryCode: body.DefaultCountryCode,
-        theme: body.Theme === undefined ? undefined : sanitizeTheme(body.Theme),
-        themeFonts: body.ThemeFonts,
-        firstName: body.FirstName,
-        lastName: body.LastName,
-        email: body.Email,
-        street: body.Street,
-        city: body.City,
-        state: body.State,
-        zip: body.Zip,
-        country: body.Country,
-        phone: body.Phone,
-        tokenizeCard: body.TokenizeCard,
-        tokenGuid: body.TokenGuid,
-        externalCardToken: body.ExternalCardToken,
-        externalCheckToken: body.ExternalCheckToken,
-        externalEventId: body.ExternalEventId,
-        externalEventName: body.ExternalEventName,
-        workflowType: body.WorkflowType,
-        externalConstituentId: body.ExternalConstituentId,
-        externalCustomerId: body.ExternalCustomerId,
+        tranId: str('TranId'),
+        showTransactionId: bool('ShowTransactionId'),
+        transactionIdText: str('TransactionIdText'),
+        poweredByText: str('PoweredByText'),
+        poweredByUrl: str('PoweredByUrl'),
+        donateButtonText: str('DonateButtonText'),
+        language: str('Language'),
+        defaultCountryCode: str('DefaultCountryCode'),
+        themeFonts: Array.isArray(body.ThemeFonts) ? (body.ThemeFonts as unknown[]).filter((f): f is string => typeof f === 'string') : undefined,
+        firstName: str('FirstName'),
+        lastName: str('LastName'),
+        email: str('Email'),
+        street: str('Street'),
+        city: str('City'),
+        state: str('State'),
+        zip: str('Zip'),
+        country: str('Country'),
+        phone: str('Phone'),
+        tokenizeCard: bool('TokenizeCard'),
+        tokenGuid: str('TokenGuid'),
+        externalCardToken: str('ExternalCardToken'),
+        externalCheckToken: str('ExternalCheckToken'),
+        externalEventId: str('ExternalEventId'),
+        externalEventName: str('ExternalEventName'),
+        workflowType: num('WorkflowType'),
+        externalConstituentId: str('ExternalConstituentId'),
+        externalCustomerId: str('ExternalCustomerId'),
       };
       const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
       if (fromSchema.length > 0 || own.length > 0) {
-        // Everything at once: the schema's, the amounts', then the link rules (one per field).
+        // Everything at once: the schema's, the amounts' and the theme's, then the link rules (one per field).
         throw new ValidationError(firstPerField([...fromSchema, ...own, ...payLinkViolations(input)]));
       }
+      if (theme !== undefined) input.theme = sanitizeTheme(theme);
       const link = await services.payLinks.create(request.partner, input);
       return reply.code(200).send({ PayLinkUrl: link.url });
     },

@@ -2,7 +2,7 @@ import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { PayLink } from '../services/paylinks.ts';
 import type { CheckoutSubmission } from '../services/paylinks-checkout.ts';
 import { attrs, esc } from './html.ts';
-import { type Messages, fill } from './i18n.ts';
+import { type Messages, entry, fill } from './i18n.ts';
 
 /**
  * The page's form: reading a submission, the state a form is rendered from (values, errors,
@@ -34,11 +34,21 @@ export interface FormState {
   alert?: { kind: 'error' | 'ok'; text: string; detail?: string };
 }
 
-/** One value of an urlencoded body (the first, when a name is repeated), trimmed to a sane size. */
+/**
+ * Control characters (C0, DEL, C1): no form field of the page can hold one (browsers strip line
+ * breaks from text inputs), and PostgreSQL cannot store U+0000. They are removed from form values.
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * One value of an urlencoded body (the first, when a name is repeated), trimmed to a sane size,
+ * without control characters.
+ */
 export function formValue(body: FormBody, name: string): string | undefined {
+  if (!Object.hasOwn(body, name)) return undefined;
   const raw = body[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  return typeof value === 'string' ? value.slice(0, 5000) : undefined;
+  return typeof value === 'string' ? value.slice(0, 5000).replace(CONTROL_CHARACTERS, '') : undefined;
 }
 
 export function readSubmission(body: FormBody, clientIp: string): CheckoutSubmission {
@@ -168,7 +178,7 @@ export function fieldMessage(t: Messages, v: RuleViolation): string {
         CheckRoutingNumber: e.routing,
         CheckAccountNumber: e.account,
       };
-      return byField[field] ?? e.invalid;
+      return entry(byField, field) ?? e.invalid;
     }
   }
 }
@@ -191,7 +201,7 @@ export function input(state: FormState, t: Messages, name: string, o: FieldOptio
   const value = NEVER_ECHOED.has(name) ? '' : (state.values[name] ?? '');
   return (
     `<div class="pl-field${o.wide ? ' pl-wide' : ''}">` +
-    label(id, o.label ?? t.fields[name] ?? name, o.required ? t.required : undefined) +
+    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined) +
     `<input${attrs({
       id,
       name,
@@ -221,7 +231,7 @@ export function select(state: FormState, t: Messages, name: string, options: [st
       : options.map(([v, text]) => `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(text)}</option>`).join('');
   return (
     `<div class="pl-field${o.wide ? ' pl-wide' : ''}">` +
-    label(id, o.label ?? t.fields[name] ?? name, o.required ? t.required : undefined) +
+    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined) +
     `<select${attrs({
       id,
       name,
@@ -251,7 +261,7 @@ export function alertBox(state: FormState, t: Messages): string {
   if (state.alert) html += `<p>${esc(state.alert.text)}</p>${state.alert.detail ? `<p>${esc(state.alert.detail)}</p>` : ''}`;
   if (items.length > 0) {
     html += `<p>${esc(fill(t.errorSummary, { count: items.length }))}</p><ul>`;
-    for (const [field, message] of items) html += `<li><a href="#pl-${esc(field)}">${esc(t.fields[field] ?? field)}: ${esc(message)}</a></li>`;
+    for (const [field, message] of items) html += `<li><a href="#pl-${esc(field)}">${esc(entry(t.fields, field) ?? field)}: ${esc(message)}</a></li>`;
     html += '</ul>';
   }
   return `${html}</div>`;

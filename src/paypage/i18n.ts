@@ -13,7 +13,8 @@ const CATALOGUES: Record<PageLanguage, Messages> = { en, fr, es };
  */
 export function resolveLanguage(tag: string | null | undefined): PageLanguage {
   const primary = (tag ?? '').trim().split(/[-_]/)[0]!.toLowerCase();
-  return primary in CATALOGUES ? (primary as PageLanguage) : 'en';
+  // Own keys only: `constructor`, `toString` ... are the Object prototype's, not languages.
+  return Object.hasOwn(CATALOGUES, primary) ? (primary as PageLanguage) : 'en';
 }
 
 export function messagesFor(language: PageLanguage): Messages {
@@ -22,7 +23,12 @@ export function messagesFor(language: PageLanguage): Messages {
 
 /** Fills `{name}` placeholders. The result is plain text: escape it where it goes into HTML. */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+/** A catalogue entry by a key that comes from data (a field name, a response code): own keys only. */
+export function entry(table: Readonly<Record<string | number, string>>, key: string | number): string | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** "$1,234.50", "1 234,50 $ CA" ...: a display amount from cents, through decimal text (no float arithmetic). */

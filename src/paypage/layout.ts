@@ -5,6 +5,8 @@ import type { Messages, PageLanguage } from './i18n.ts';
 
 /** The page's stylesheet and script, inlined with the response's CSP nonce (no other request). */
 const CSS = minify(readFileSync(join(import.meta.dirname, 'assets', 'paypage.css'), 'utf8'));
+/** Protective rules sent after a Theme: the fee disclosure and totals stay as they are (assets/protect.css). */
+const PROTECT_CSS = minify(readFileSync(join(import.meta.dirname, 'assets', 'protect.css'), 'utf8'));
 const SCRIPT = readFileSync(join(import.meta.dirname, 'assets', 'paypage.js'), 'utf8').replace(/^\s*\/\/.*\n/gm, '');
 
 function minify(css: string): string {
@@ -38,7 +40,9 @@ export function page(shell: Shell, main: string): string {
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
     `<meta name="robots" content="noindex, nofollow"><title>${esc(shell.title)}</title><link rel="icon" href="data:,">` +
     `<style nonce="${nonce}">${CSS}</style>` +
-    (theme ? `<style nonce="${nonce}">${theme}</style>` : '') +
+    // The protective layer follows the theme (it would win from anywhere, being layered and
+    // important; after the theme is simply where a reader looks for it).
+    (theme ? `<style nonce="${nonce}">${theme}\n${PROTECT_CSS}</style>` : '') +
     `</head><body id="paylink"><main class="pl-main">${main}${footer}</main>` +
     `<script nonce="${nonce}">${SCRIPT}</script></body></html>`
   );

@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
-import type { PayLink } from '../services/paylinks.ts';
+import { type PayLink, payLinkRef } from '../services/paylinks.ts';
 import type { CheckoutOutcome, SavedInstruments } from '../services/paylinks-checkout.ts';
 import { WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT } from '../services/paylinks-rules.ts';
 import { FormTokens, fromSameOrigin } from './csrf.ts';
@@ -19,7 +19,7 @@ import {
   submittedState,
 } from './form.ts';
 import { setPageHeaders, newNonce } from './headers.ts';
-import { type Messages, type PageLanguage, fill, messagesFor, resolveLanguage } from './i18n.ts';
+import { type Messages, type PageLanguage, entry, fill, messagesFor, resolveLanguage } from './i18n.ts';
 import { page } from './layout.ts';
 import { SubmissionLimiter } from './rate-limit.ts';
 import { manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
@@ -47,6 +47,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   const formTokens = new FormTokens(services.vault, services.clock);
   const limiter = new SubmissionLimiter(services.clock, { perLink: config.payLinkSubmitLimitPerLink, perIp: config.payLinkSubmitLimitPerIp });
   checkout.useLogger(app.log);
+  checkout.useVoids(services.refundsVoids);
 
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };
@@ -99,7 +100,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         quotes = await checkout.quotes(link);
       } catch (err) {
         // The contract changed since the link was made: the payment would be refused too.
-        reply.request.log.warn({ payLinkId: link.id, errorName: (err as Error).name }, 'pay link lines cannot be quoted');
+        reply.request.log.warn({ payLinkRef: payLinkRef(link.id), errorName: (err as Error).name }, 'pay link lines cannot be quoted');
         state.alert ??= { kind: 'error', text: fill(t.errors.linkProblem, { partner: link.partner.name }) };
       }
       return send(reply, status, link, lang, () => ({ title: t.titlePayment, main: paymentPage({ link, t, lang, csrfToken, quotes, saved, state }) }));
@@ -137,7 +138,19 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     });
   });
 
-  app.post<PageRequest>('/:id', { bodyLimit: 16 * 1024 }, async (request, reply) => {
+  /**
+   * The page's forms are urlencoded: any other body (JSON, text, none) is refused with a 415 page
+   * before it is parsed.
+   */
+  async function formBodyOnly(request: FastifyRequest, reply: FastifyReply) {
+    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/x-www-form-urlencoded') return;
+    request.log.info({ status: 415 }, 'pay page request refused: not a form body');
+    reply.header('Accept', 'application/x-www-form-urlencoded');
+    return send(reply, 415, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
+  }
+
+  app.post<PageRequest>('/:id', { bodyLimit: 16 * 1024, onRequest: formBodyOnly }, async (request, reply) => {
     const link = await payLinks.find(request.params.id);
     if (!link) return notFoundPage(reply);
     const lang = resolveLanguage(link.settings.language);
@@ -148,7 +161,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
       formPage(reply, link, lang, status, (s) => ({ ...submittedState(body, saved ? s : NO_SAVED), alert }));
 
     if (!fromSameOrigin(request) || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
-      request.log.info({ payLinkId: link.id }, 'pay page form refused: form token or origin');
+      request.log.info({ payLinkRef: payLinkRef(link.id) }, 'pay page form refused: form token or origin');
       if (link.status === 'completed') return receipt(reply, link, lang, 403);
       return again(403, { kind: 'error', text: t.errors.csrf });
     }
@@ -191,7 +204,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         return redirectToPartner(reply, link, outcome.responseToken, { tokenGuid: outcome.token.id });
       case 'declined': {
         const code = outcome.record.payment.responseCode;
-        return again(200, { kind: 'error', text: t.declined[code] ?? t.declined.other!, detail: t.tryAgain });
+        return again(200, { kind: 'error', text: entry(t.declined, code) ?? t.declined.other!, detail: t.tryAgain });
+      }
+      case 'lost': {
+        // Paid, but another submission completed the link (or it was cancelled) meanwhile.
+        const text = outcome.voided
+          ? t.lostVoided
+          : fill(t.lostNotVoided, { partner: link.partner.name, reference: outcome.record.payment.id });
+        return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
       }
       case 'busy':
         return again(409, { kind: 'error', text: t.busy });

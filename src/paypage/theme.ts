@@ -2,7 +2,8 @@ import * as csstree from 'css-tree';
 
 /**
  * The pay link's Theme: partner CSS parsed with css-tree and rebuilt from an allow-list, so it
- * can restyle the page but never fetch, run, hide or overlay anything.
+ * can restyle the page but never fetch or run anything. The fee disclosure and totals are further
+ * kept out of its reach by the protective layer the page sends after it (assets/protect.css).
  *
  * - Only style rules survive; every at-rule (@import, @font-face, @media, @keyframes ...) is dropped.
  * - Selectors may use element, class and id selectors, combinators and a few harmless

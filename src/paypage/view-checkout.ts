@@ -49,16 +49,19 @@ function summary(view: CheckoutView): string {
   const tranId =
     link.settings.showTransactionId && link.tranId ? `<p><strong>${esc(tranIdText)}:</strong> ${esc(link.tranId)}</p>` : '';
   return (
-    `<section class="pl-box" aria-labelledby="pl-summary-title"><h2 id="pl-summary-title">${esc(t.summary)}</h2>` +
-    `<table class="pl-lines"><thead><tr><th scope="col">${esc(t.lineColumn)}</th><th scope="col" class="pl-amount">${esc(t.amountColumn)}</th></tr></thead>` +
+    `<section class="pl-box pl-summary" aria-labelledby="pl-summary-title"><h2 id="pl-summary-title">${esc(t.summary)}</h2>` +
+    `<table class="pl-lines pl-disclosure"><thead><tr><th scope="col">${esc(t.lineColumn)}</th><th scope="col" class="pl-amount">${esc(t.amountColumn)}</th></tr></thead>` +
     `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(payerCoversFees ? t.subtotal : t.total)}</th><td class="pl-amount">${money(subtotal)}</td></tr></tfoot></table>` +
     tranId +
-    (recurringLine ? `<p class="pl-note">${esc(fill(t.recurringNote, { frequency: t.recurring[recurringLine.recurring] ?? '' }))}</p>` : '') +
+    (recurringLine ? `<p class="pl-note pl-disclosure">${esc(fill(t.recurringNote, { frequency: t.recurring[recurringLine.recurring] ?? '' }))}</p>` : '') +
     `</section>`
   );
 }
 
-/** "Total by card: $103.50" (with the fees the payer covers), inside a method's panel. */
+/**
+ * "Total by card: $103.50" (with the fees the payer covers), inside a method's panel. The totals,
+ * the lines table and the recurring note are `pl-disclosure`: no theme can hide them (layout.ts).
+ */
 function methodTotal(view: CheckoutView, quote: FeeQuote | undefined, label: string, note?: string): string {
   if (!quote) return '';
   const { link, t, lang } = view;
@@ -67,7 +70,7 @@ function methodTotal(view: CheckoutView, quote: FeeQuote | undefined, label: str
   const money = (cents: number) => esc(formatMoney(cents, link.settings.currency, lang));
   const feeLine = fees > 0 ? `<span class="pl-sub">${esc(t.feesCovered)}: ${money(fees)}</span>` : '';
   const noteLine = fees > 0 && note ? `<span class="pl-sub">${esc(note)}</span>` : '';
-  return `<p class="pl-total">${esc(label)}: ${money(quote.totalPaymentCents)}${feeLine}${noteLine}</p>`;
+  return `<p class="pl-total pl-disclosure">${esc(label)}: ${money(quote.totalPaymentCents)}${feeLine}${noteLine}</p>`;
 }
 
 function choice(name: string, id: string, value: string, checked: boolean, text: string): string {
@@ -111,7 +114,7 @@ export function paymentForm(view: CheckoutView): string {
   let html = formStart(view, 'pay', ' id="pl-form"');
   html += payerFields(view, true);
 
-  html += `<fieldset class="pl-box"><legend>${esc(t.paymentMethod)}</legend><div class="pl-tabs">`;
+  html += `<fieldset class="pl-box pl-methods"><legend>${esc(t.paymentMethod)}</legend><div class="pl-tabs">`;
   html += `<div class="pl-tab"><input${attrs({ type: 'radio', name: 'PaymentMethod', id: 'pl-method-card', value: 'card', checked: card })}><label for="pl-method-card">${esc(t.methodCard)}</label></div>`;
   html += `<div class="pl-tab"><input${attrs({ type: 'radio', name: 'PaymentMethod', id: 'pl-method-ach', value: 'ach', checked: !card })}><label for="pl-method-ach">${esc(t.methodAch)}</label></div></div>`;
 

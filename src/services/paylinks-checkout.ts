@@ -11,7 +11,8 @@ import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './pa
 import type { PaymentRecord } from './payment-record.ts';
 import type { PaymentService } from './payments.ts';
 import type { RecurringProfileService } from './recurring-profiles.ts';
-import { type PayLink, type PayLinkService, type PayLinkStatus, feeLineOf } from './paylinks.ts';
+import type { RefundVoidService } from './refunds-voids.ts';
+import { type PayLink, type PayLinkLease, type PayLinkService, type PayLinkStatus, feeLineOf, payLinkRef } from './paylinks.ts';
 import type { PayLinkResultService } from './paylinks-results.ts';
 import { RECURRING_FREQUENCIES, WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylinks-rules.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
@@ -68,10 +69,24 @@ export type CheckoutOutcome =
   /** The link was completed or cancelled meanwhile. */
   | { kind: 'unavailable'; status: PayLinkStatus }
   /** Another submission of the link is being processed. */
-  | { kind: 'busy' };
+  | { kind: 'busy' }
+  /**
+   * The payment succeeded but its submission had lost the link (another submission completed it,
+   * or it was cancelled, while the processor worked): the payment was voided (`voided`), or the
+   * void failed and the payment stands, unrecorded on the link (logged for the operator).
+   */
+  | { kind: 'lost'; record: PaymentRecord; voided: boolean };
 
 /** The part of recurring billing a pay link uses: creating the profile of a recurring line. */
 export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
+
+/** The part of the payment lifecycle a pay link uses: voiding a payment its submission could not record. */
+export type PaymentVoider = Pick<RefundVoidService, 'voidPayment'>;
+
+/** Attempts at recording a link's success before giving up (the payment stands; the lease is kept). */
+const COMPLETE_ATTEMPTS = 3;
+const COMPLETE_RETRY_MS = 200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the page shows about the link's saved card or bank account. */
 export interface SavedInstruments {
@@ -96,6 +111,7 @@ export class PayLinkCheckoutService {
   readonly #fees: FeeService;
   readonly #recurring: RecurringProfileCreator | undefined;
   #log: FastifyBaseLogger | undefined;
+  #voids: PaymentVoider | undefined;
 
   constructor(deps: {
     clock: Clock;
@@ -117,6 +133,11 @@ export class PayLinkCheckoutService {
 
   useLogger(log: FastifyBaseLogger) {
     this.#log = log;
+  }
+
+  /** The refund/void service that voids a payment whose submission lost the link (set by the page's plugin). */
+  useVoids(voids: PaymentVoider) {
+    this.#voids = voids;
   }
 
   /** The fees the payer sees: one quote for a card (brand not yet known) and one for ACH. */
@@ -174,28 +195,94 @@ export class PayLinkCheckoutService {
     violations = [...violations, ...phoneViolations(submission.payer)];
     if (violations.length > 0) return { kind: 'invalid', violations: firstPerField(violations) };
 
-    if (!(await this.#links.hold(link.id))) {
-      const now = await this.#links.find(link.id);
-      return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
-    }
-    let completed = false;
+    const lease = await this.#links.hold(link.id);
+    if (!lease) return this.#notHeld(link);
+    // The lease is given back only when nothing was charged (a decline, a refused form). After a
+    // success, or an error that leaves the outcome unknown, it is kept until it expires, so the
+    // link takes no second payment meanwhile.
+    let release = false;
     try {
       let record: PaymentRecord;
       try {
         record = card ? await this.#payments.payCard(link.partner, card) : await this.#payments.payAch(link.partner, ach!);
       } catch (err) {
-        if (err instanceof ValidationError) return { kind: 'invalid', violations: err.violations };
+        if (err instanceof ValidationError) {
+          release = true;
+          return { kind: 'invalid', violations: err.violations };
+        }
         throw err;
       }
-      if (!record.payment.successful) return { kind: 'declined', record };
-      await this.#links.complete(link.id, { paymentId: record.payment.id });
-      completed = true;
+      if (!record.payment.successful) {
+        release = true;
+        return { kind: 'declined', record };
+      }
+      if (!(await this.#completeAfterSuccess(link, lease, record.payment.id))) return { kind: 'lost', record, voided: await this.#voidLost(link, record) };
       if (recurringLine) await this.#startRecurring(link, recurringLine, record);
       const responseToken = await this.#results.issue({ id: link.id, partnerId: link.partner.id }, { paymentId: record.payment.id });
       return { kind: 'paid', record, responseToken };
     } finally {
-      if (!completed) await this.#links.release(link.id);
+      if (release) await this.#links.release(lease);
     }
+  }
+
+  /** Why a link could not be held: no longer active, or another submission holds it. */
+  async #notHeld(link: PayLink): Promise<CheckoutOutcome> {
+    const now = await this.#links.find(link.id);
+    return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
+  }
+
+  /**
+   * Completes the link with its successful payment: true when done, false when the lease was lost.
+   * A failing write is tried again a few times; if it keeps failing the error is thrown and the
+   * lease is kept (the caller does not release it), so the link stays closed until it expires.
+   */
+  async #completeAfterSuccess(link: PayLink, lease: PayLinkLease, paymentId: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#links.complete(lease, { paymentId });
+      } catch (err) {
+        if (attempt >= COMPLETE_ATTEMPTS) {
+          this.#log?.error(
+            { payLinkRef: payLinkRef(link.id), paymentGuid: paymentId, errorName: (err as Error)?.name },
+            'pay link paid but not completed: the payment stands; the link stays held until its lease expires',
+          );
+          throw err;
+        }
+        await sleep(COMPLETE_RETRY_MS * attempt);
+      }
+    }
+  }
+
+  /**
+   * Voids a successful payment whose submission lost the link, through the refund/void service
+   * (the payment's history records the void). True when the processor voided it.
+   */
+  async #voidLost(link: PayLink, record: PaymentRecord): Promise<boolean> {
+    const p = record.payment;
+    const log = { payLinkRef: payLinkRef(link.id), paymentGuid: p.id };
+    if (!this.#voids) {
+      this.#log?.error(log, 'pay link payment made after the link was lost, and no void service: the payment stands');
+      return false;
+    }
+    try {
+      const outcome = await this.#voids.voidPayment(
+        link.partner,
+        {
+          paymentGuid: p.id,
+          processorGuid: p.processorId,
+          reason: 'Automatic void: the pay link was completed or cancelled while this payment was being processed.',
+        },
+        { source: 'operator' },
+      );
+      if (outcome.successful) {
+        this.#log?.warn({ ...log, adjustmentId: outcome.adjustmentId }, 'pay link payment made after the link was lost: voided');
+        return true;
+      }
+      this.#log?.error({ ...log, adjustmentId: outcome.adjustmentId, responseCode: outcome.responseCode }, 'pay link payment made after the link was lost: void refused; the payment stands');
+    } catch (err) {
+      this.#log?.error({ ...log, errorName: (err as Error)?.name }, 'pay link payment made after the link was lost: void failed; the payment stands');
+    }
+    return false;
   }
 
   /**
@@ -225,10 +312,8 @@ export class PayLinkCheckoutService {
     if (violations.length > 0 || !number.ok) return { kind: 'invalid', violations: firstPerField(violations) };
 
     const once = link.workflowType === WORKFLOW_TOKENIZE;
-    if (once && !(await this.#links.hold(link.id))) {
-      const now = await this.#links.find(link.id);
-      return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
-    }
+    const lease = once ? await this.#links.hold(link.id) : undefined;
+    if (once && !lease) return this.#notHeld(link);
     let completed = false;
     try {
       const token = await this.#tokens.tokenizeCard(link.partner.id, {
@@ -243,14 +328,20 @@ export class PayLinkCheckoutService {
         customerKey: link.settings.externalCustomerId ?? undefined,
         source: 'paypage',
       });
-      if (once) {
-        await this.#links.complete(link.id, { tokenId: token.id });
-        completed = true;
+      if (lease) {
+        completed = await this.#links.complete(lease, { tokenId: token.id });
+        if (!completed) {
+          // Another submission stored the link's card meanwhile: this one is not the link's.
+          await this.#tokens.delete(link.partner.id, token.id).catch((err: unknown) => {
+            this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (err as Error)?.name }, 'pay link card stored after the link was lost, and not deleted');
+          });
+          return this.#notHeld(link);
+        }
       }
       const responseToken = await this.#results.issue({ id: link.id, partnerId: link.partner.id }, { tokenId: token.id });
       return { kind: 'saved', token, responseToken };
     } finally {
-      if (once && !completed) await this.#links.release(link.id);
+      if (lease && !completed) await this.#links.release(lease);
     }
   }
 
@@ -315,7 +406,7 @@ export class PayLinkCheckoutService {
   async #startRecurring(link: PayLink, line: PayLink['lines'][number], record: PaymentRecord): Promise<void> {
     const p = record.payment;
     if (!this.#recurring || !p.tokenId) {
-      this.#log?.error({ payLinkId: link.id, paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
+      this.#log?.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
       return;
     }
     const frequency = RECURRING_FREQUENCIES[line.recurring] as BillingFrequency;
@@ -355,7 +446,7 @@ export class PayLinkCheckoutService {
       // The payment stands; the link shows no RecurringProfile and the partner can create one
       // with POST /api/recurringProfile from the payment's TokenGuid. The violations name fields only.
       const violations = err instanceof ValidationError ? err.violations.map((v) => `${v.field}: rule ${v.code}`) : undefined;
-      this.#log?.error({ payLinkId: link.id, paymentGuid: p.id, errorName: (err as Error)?.name, violations }, 'pay link recurring profile not created');
+      this.#log?.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id, errorName: (err as Error)?.name, violations }, 'pay link recurring profile not created');
     }
   }
 }

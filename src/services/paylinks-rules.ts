@@ -124,6 +124,13 @@ export interface PayLinkCreateInput {
   externalCustomerId?: string;
 }
 
+/**
+ * Control characters: refused in the link's text fields (PostgreSQL cannot store U+0000, and none
+ * belongs in a name, an address or a URL). The Theme, CSS, may have tabs and line breaks.
+ */
+export const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+export const THEME_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GATEWAY_KEY = /^\d{1,15}$/;
 /** "Open Sans", "Open Sans:400,700": a family name, optionally with weights 100-900. */
@@ -172,6 +179,9 @@ class Violations {
     const max = PAY_LINK_MAX_LENGTH[field];
     if (value !== undefined && value.length > max) this.add(ErrorCode.MaxLength, field, `must be at most ${max} characters`);
   }
+  noControlCharacters(field: string, value: string | undefined) {
+    if (value !== undefined && CONTROL_CHARACTERS.test(value)) this.add(ErrorCode.InvalidFormat, field, 'must not contain control characters');
+  }
   check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: number = ErrorCode.InvalidFormat) {
     if (blank(value)) return;
     const p = problem(value.trim());
@@ -192,7 +202,13 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
     ['ExternalEventId', input.externalEventId], ['ExternalEventName', input.externalEventName],
     ['ExternalConstituentId', input.externalConstituentId], ['ExternalCustomerId', input.externalCustomerId],
   ] as const;
-  for (const [field, value] of texts) v.maxLength(field, value);
+  for (const [field, value] of texts) {
+    v.maxLength(field, value);
+    v.noControlCharacters(field, value);
+  }
+  v.noControlCharacters('ProcessorGuid', input.processorGuid);
+  v.noControlCharacters('IntegrationSource', input.integrationSource);
+  v.noControlCharacters('TokenGuid', input.tokenGuid);
 
   if (blank(input.redirectUrl)) v.add(ErrorCode.Required, 'RedirectUrl', 'is required');
   v.check('RedirectUrl', input.redirectUrl, absoluteHttpUrlProblem);
@@ -249,14 +265,15 @@ function lineViolations(input: PayLinkCreateInput, workflow: WorkflowType | unde
   lines.forEach((line, i) => {
     const field = (name: string) => `PaymentLines[${i}].${name}`;
     if (line.type === undefined) v.add(ErrorCode.Required, field('Type'), 'is required');
-    else if (!(line.type in TRANSACTION_SOURCE_GROUPS)) v.add(ErrorCode.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
+    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(ErrorCode.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
     const recurring = line.recurring ?? 0;
-    if (recurring !== 0 && !(recurring in RECURRING_FREQUENCIES)) {
+    if (recurring !== 0 && !Object.hasOwn(RECURRING_FREQUENCIES, recurring)) {
       v.add(ErrorCode.InvalidValue, field('Recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
     }
     if (line.externalLineId !== undefined && line.externalLineId.length > PAY_LINK_MAX_LENGTH.ExternalLineId) {
       v.add(ErrorCode.MaxLength, field('ExternalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.ExternalLineId} characters`);
     }
+    v.noControlCharacters(field('ExternalLineId'), line.externalLineId);
   });
   if (lines.length > 1 && lines.some((l) => (l.recurring ?? 0) !== 0)) {
     v.add(ErrorCode.PayLinkRecurringLineNotAlone, 'PaymentLines', 'must have exactly one line when a line is recurring');

@@ -3,6 +3,7 @@ import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { FeeLineInput } from '../domain/fees.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Ids } from '../ids.ts';
+import { fingerprint } from '../logging.ts';
 import type { Db } from '../store/database.ts';
 import { integrationSources, partners, payLinks } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
@@ -82,11 +83,37 @@ export interface PayLink {
   createdAt: Date;
 }
 
-/** How long a submission holds a link; a crashed submission frees it after this. */
-export const PAY_LINK_LEASE_MS = 2 * 60_000;
+/**
+ * How long a submission holds a link. Far longer than one processor call can take (the simulator's
+ * SIMULATOR_LATENCY_MS is at most 60 s; a real adapter must time out well within this), so a live
+ * submission does not lose its lease; a crashed one blocks the link ("busy") for at most this long.
+ * A submission that loses its lease anyway cannot complete the link (the lease is a fencing token)
+ * and voids its payment.
+ */
+export const PAY_LINK_LEASE_MS = 10 * 60_000;
+
+/**
+ * A submission's hold on a link: the fencing token `complete` and `release` must present. It is
+ * the lease's expiry instant, which is unique among the submissions that may still act on the
+ * link: a lease is taken over only once it has expired (`lease_until < now`), and the new one ends
+ * at `now + PAY_LINK_LEASE_MS`, later than every lease before it; a submission that released its
+ * lease has finished and never presents it again.
+ */
+export interface PayLinkLease {
+  readonly id: string;
+  readonly until: Date;
+}
 /** PayLinkId: 18 random bytes, 24 base64url characters, 144 bits. */
 const PAY_LINK_ID_BYTES = 18;
 export const PAY_LINK_ID = /^[A-Za-z0-9_-]{24}$/;
+
+/**
+ * What the logs say of a pay link: the log fingerprint of its id (a short hash, the same that
+ * stands for the id in logged request URLs), never the id, which is the page's only key.
+ */
+export function payLinkRef(id: string): string {
+  return fingerprint(id);
+}
 
 const text = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
 
@@ -267,39 +294,55 @@ export class PayLinkService {
   }
 
   /**
-   * Holds an active link for one submission (PAY_LINK_LEASE_MS). False when the link is no
+   * Holds an active link for one submission (PAY_LINK_LEASE_MS). Undefined when the link is no
    * longer active or another submission holds it: two submissions never both pay.
    */
-  async hold(id: string): Promise<boolean> {
+  async hold(id: string): Promise<PayLinkLease | undefined> {
     const now = this.#clock.now();
+    const until = new Date(now.getTime() + PAY_LINK_LEASE_MS);
     const rows = await this.#db
       .update(payLinks)
-      .set({ leaseUntil: new Date(now.getTime() + PAY_LINK_LEASE_MS) })
+      .set({ leaseUntil: until })
       .where(and(eq(payLinks.id, id), eq(payLinks.status, 'active'), or(isNull(payLinks.leaseUntil), lt(payLinks.leaseUntil, now))))
+      .returning({ id: payLinks.id });
+    return rows.length === 1 ? { id, until } : undefined;
+  }
+
+  /**
+   * Lets another submission in (after a decline or a refused form). Only the lease's holder can:
+   * false (nothing changed) when the lease was taken over or the link is no longer active.
+   */
+  async release(lease: PayLinkLease): Promise<boolean> {
+    const rows = await this.#db
+      .update(payLinks)
+      .set({ leaseUntil: null })
+      .where(this.#held(lease))
       .returning({ id: payLinks.id });
     return rows.length === 1;
   }
 
-  /** Lets another submission in (after a decline or a refused form). */
-  async release(id: string): Promise<void> {
-    await this.#db.update(payLinks).set({ leaseUntil: null }).where(eq(payLinks.id, id));
-  }
-
   /**
-   * Records the link's one success. A link cancelled while the payment was in flight stays
-   * cancelled, but keeps the payment it took.
+   * Records the link's one success, under the submission's lease. False (nothing changed) when
+   * the lease was lost: taken over by another submission after it expired, or the link was
+   * completed or cancelled meanwhile. The caller must then undo what it did (void the payment).
    */
-  async complete(id: string, outcome: { paymentId?: string; tokenId?: string }): Promise<void> {
-    await this.#db
+  async complete(lease: PayLinkLease, outcome: { paymentId?: string; tokenId?: string }): Promise<boolean> {
+    const rows = await this.#db
       .update(payLinks)
       .set({
-        status: sql`CASE WHEN ${payLinks.status} = 'cancelled' THEN 'cancelled' ELSE 'completed' END`,
+        status: 'completed',
         paymentId: outcome.paymentId ?? null,
         tokenId: outcome.tokenId ?? null,
         completedAt: this.#clock.now(),
         leaseUntil: null,
       })
-      .where(eq(payLinks.id, id));
+      .where(this.#held(lease))
+      .returning({ id: payLinks.id });
+    return rows.length === 1;
+  }
+
+  #held(lease: PayLinkLease) {
+    return and(eq(payLinks.id, lease.id), eq(payLinks.status, 'active'), eq(payLinks.leaseUntil, lease.until));
   }
 
   async setRecurringProfile(id: string, profileId: string): Promise<void> {

@@ -116,6 +116,45 @@ async function fillCard(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('Security code (CVV)').fill('123');
 }
 
+/**
+ * What keeps the page's disclosures (.pl-disclosure: the lines, the recurring note, the shown total)
+ * from being read, as the browser renders them: opacity or a text decoration on the element or a
+ * container, text under 12px, another colour than the page's, shadows or spacing, a place outside
+ * the page, or another element painted over any of its text. Run in the page.
+ */
+const DISCLOSURE_PROBLEMS = String.raw`(() => {
+  const out = [];
+  const shown = [...document.querySelectorAll('.pl-disclosure')].filter((el) => el.getClientRects().length > 0);
+  if (shown.length !== 3) out.push(shown.length + ' disclosures shown, not 3 (lines, recurring note, card total)');
+  for (const el of shown) {
+    const name = el.className;
+    for (let a = el; a; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.opacity !== '1') out.push(name + ': opacity ' + cs.opacity + ' on ' + a.tagName);
+      if (cs.textDecorationLine !== 'none') out.push(name + ': text decoration ' + cs.textDecorationLine + ' on ' + a.tagName);
+    }
+    el.scrollIntoView({ block: 'center', inline: 'center' });
+    const box = el.getBoundingClientRect();
+    const left = box.left + window.scrollX, top = box.top + window.scrollY;
+    if (left < 0 || box.right + window.scrollX > document.documentElement.clientWidth || top < 0) out.push(name + ': outside the page at ' + Math.round(left) + ', ' + Math.round(top));
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      if (!text) continue;
+      const cs = getComputedStyle(node.parentElement);
+      if (parseFloat(cs.fontSize) < 12) out.push(name + ': font size ' + cs.fontSize + ' for "' + text + '"');
+      if (!/^rgb\((29, 31, 35|74, 80, 91)\)$/.test(cs.color)) out.push(name + ': colour ' + cs.color + ' for "' + text + '"');
+      if (cs.textShadow !== 'none' || cs.letterSpacing !== 'normal') out.push(name + ': text shadow or spacing for "' + text + '"');
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !el.contains(hit)) out.push(name + ': "' + text + '" is covered by ' + (hit ? hit.tagName + '#' + hit.id + '.' + hit.className : 'nothing'));
+    }
+  }
+  return out;
+})()`;
+
 describe('the pay page in Chromium', () => {
   it('pays by card, arrives at the RedirectUrl, and the partner confirms once', async () => {
     const url = await newLink({ FirstName: 'Ada', LastName: 'Lovelace', PaymentLines: [{ Amount: '42.00', Type: 1 }] });
@@ -278,6 +317,19 @@ describe('the pay page in Chromium', () => {
     const french = await open(await newLink({ Language: 'fr' }));
     pages.french = await axeViolations(french.page);
     expect(pages).toEqual({ form: [], errors: [], ach: [], receipt: [], wallet: [], french: [] });
+  });
+
+  it.each([
+    ['hidden, shrunk, recoloured (the review\'s theme)', '.pl-total .pl-sub{opacity:0} .pl-note{font-size:0;color:transparent} #pl-submit{margin-top:-500px;height:3000px} .pl-lines{max-height:0}'],
+    ['through their containers', 'body,main,form,fieldset,.pl-box,.pl-panel-card{opacity:0;font-size:0;letter-spacing:-1em;text-decoration:line-through 40px #fff}'],
+    ['moved off screen', '.pl-methods{margin-left:-9999px} .pl-summary{margin-top:-9999px;padding-left:9999px} .pl-total{margin-left:9999px} .pl-panel-card{padding-left:9999px;max-width:0} main{margin-left:-9999px}'],
+    ['covered by other elements', '#pl-submit{margin-top:-600px;height:600px;background:#fff;color:#fff;box-shadow:0 0 0 3000px #fff} h2{font-size:400px;line-height:0;color:#fff} .pl-tab label{margin-top:-400px;padding:400px;background:#fff}'],
+    ['matching colours with !important and many ids', '#pl-form#pl-form#pl-form .pl-total.pl-total,#paylink#paylink .pl-lines td{color:#fff!important;background:#fff!important;font-size:0!important;text-shadow:0 0 0 #fff!important} .pl-box{background:#fff}'],
+  ])('keeps the totals and the fee disclosure readable whatever the theme: %s', async (_name, theme) => {
+    const s = await open(await newLink({ Theme: theme, PaymentLines: [{ Amount: '100.00', Type: 1, PayFee: true, Recurring: 4 }] }));
+    const problems = (await s.page.evaluate(DISCLOSURE_PROBLEMS)) as string[];
+    expect(problems).toEqual([]);
+    expect(await s.page.locator('.pl-total').first().textContent()).toMatch(/^Total by card: \$\d+\.\d\dProcessing fees \(covered by you\): \$\d+\.\d\d/);
   });
 
   it('keeps a themed page on its own origin and lets the partner frame nothing by default', async () => {

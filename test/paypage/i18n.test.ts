@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, messagesFor, resolveLanguage } from '../../src/paypage/i18n.ts';
+import { entry, fill, formatMoney, messagesFor, resolveLanguage } from '../../src/paypage/i18n.ts';
 
 /** Every key path of a catalogue, with the type of its value. */
 function shape(value: unknown, path = ''): string[] {
@@ -56,8 +56,22 @@ describe('resolveLanguage', () => {
     ['', 'en'],
     [null, 'en'],
     ['<script>', 'en'],
+    ['constructor', 'en'],
+    ['toString', 'en'],
+    ['__proto__', 'en'],
+    ['hasOwnProperty-CA', 'en'],
   ])('%j -> %s', (tag, lang) => {
     expect(resolveLanguage(tag)).toBe(lang);
+  });
+});
+
+describe('lookups by data', () => {
+  it("see only the catalogue's own keys, never the Object prototype's", () => {
+    const t = messagesFor('en');
+    expect(entry(t.fields, 'constructor')).toBeUndefined();
+    expect(entry(t.declined, 'toString')).toBeUndefined();
+    expect(entry(t.declined, '50')).toBe('Your payment was declined: insufficient funds.');
+    expect(fill('{constructor} {name}', { name: 'Ada' })).toBe('{constructor} Ada');
   });
 });
 

@@ -271,9 +271,36 @@ describe('what the page shows', () => {
     expect(scriptsIn(html)).toHaveLength(1);
   });
 
-  it('accepts only CSP sources in FRAME_ANCESTORS', () => {
+  it('follows a theme with the protective layer of the fee disclosure and totals', async () => {
+    const { id } = await createLink(ctx, ctx.nonProfit, {
+      Theme: '.pl-total .pl-sub{opacity:0} .pl-note{font-size:0;color:transparent!important}',
+      PaymentLines: [{ Amount: '10.00', Type: 1, PayFee: true, Recurring: 4 }],
+    });
+    const { html } = await openPage(ctx, id);
+    const style = /<style nonce="[^"]+">([^<]*#paylink \.pl-note[^<]*)<\/style>/.exec(html)?.[1] ?? '';
+    const theme = style.indexOf('#paylink .pl-total .pl-sub{opacity:0}');
+    const layer = style.indexOf('@layer pl-protect{');
+    expect(theme).toBeGreaterThanOrEqual(0);
+    expect(layer).toBeGreaterThan(theme);
+    const protect = style.slice(layer);
+    expect(protect).toContain('#paylink .pl-disclosure{position:relative!important;z-index:1!important;background:#fff!important}');
+    expect(protect).toMatch(/#paylink \.pl-disclosure,#paylink \.pl-disclosure \*\{opacity:1!important;color:#1d1f23!important;/);
+    // The lines, the recurring note and both totals are disclosures.
+    expect(html).toContain('<table class="pl-lines pl-disclosure">');
+    expect(html).toContain('<p class="pl-note pl-disclosure">');
+    expect(html.match(/<p class="pl-total pl-disclosure">/g)).toHaveLength(2);
+    // Without a theme there is nothing to protect from.
+    expect((await openPage(ctx, (await createLink(ctx)).id)).html).not.toContain('@layer');
+  });
+
+  it('accepts only CSP origins in FRAME_ANCESTORS, no scheme-only source', () => {
     expect(loadConfig({}).frameAncestors).toBe("'none'");
     expect(loadConfig({ FRAME_ANCESTORS: "'self'  https://shop.example https://*.example.org:8443" }).frameAncestors).toBe("'self' https://shop.example https://*.example.org:8443");
+    expect(loadConfig({ FRAME_ANCESTORS: 'http://localhost:3000 https://*.shop.example.co.uk' }).frameAncestors).toBe('http://localhost:3000 https://*.shop.example.co.uk');
+    // A scheme alone, or a wildcard over a top-level domain, would let (nearly) every site frame the page.
+    for (const bad of ['https:', 'http:', "'self' https:", 'https://shop.example HTTPS:', 'https://*.com', 'https://*', 'data:', 'blob:', 'wss:']) {
+      expect(() => loadConfig({ FRAME_ANCESTORS: bad }), bad).toThrow(/FRAME_ANCESTORS .*a scheme alone \(https:\) would let every site frame the page/);
+    }
     for (const bad of ["'none' https://shop.example", 'https://shop.example; script-src *', 'javascript:', '*', 'https://shop.example/path']) {
       expect(() => loadConfig({ FRAME_ANCESTORS: bad }), bad).toThrow(/FRAME_ANCESTORS/);
     }

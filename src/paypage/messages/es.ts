@@ -142,6 +142,8 @@ export const es: Messages = {
   cancelled: 'Este enlace de pago ya no está disponible.',
   notFound: 'Este enlace de pago no existe. Revise la dirección o pida un enlace nuevo a quien se lo envió.',
   busy: 'Ya se está procesando un pago para este enlace. Espere un momento y vuelva a cargar la página.',
+  lostVoided: 'Este enlace de pago se usó o se cerró mientras se procesaba su pago, por lo que su pago se anuló y no se le cobrará.',
+  lostNotVoided: 'Este enlace de pago se usó o se cerró mientras se procesaba su pago, y su pago no se pudo anular automáticamente. Comuníquese con {partner} e indique la referencia {reference}.',
   tooMany: 'Demasiados intentos. Espere unos minutos e inténtelo de nuevo.',
   badRequest: 'No se pudo leer el formulario. Vuelva atrás e inténtelo de nuevo.',
   serverError: 'Algo salió mal de nuestro lado. Inténtelo de nuevo más tarde.',

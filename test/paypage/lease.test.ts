@@ -1,0 +1,227 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { PaymentResult } from '../../src/domain/payment-status.ts';
+import type { SaleRequest, SaleResult } from '../../src/processors/processor.ts';
+import { PAY_LINK_LEASE_MS, payLinkRef } from '../../src/services/paylinks.ts';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { CARD, createLink, csrfOf, openPage, paymentCount, redirectQuery, submit } from './paylink-helpers.ts';
+
+/**
+ * One payment per link, whatever the timing: the lease is a fencing token (only its holder can
+ * complete or release the link), a payment that finds its lease lost is voided, and a link whose
+ * success could not be recorded stays held.
+ */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ config: { payLinkSubmitLimitPerLink: 1000, payLinkSubmitLimitPerIp: 1000 } });
+});
+afterAll(() => ctx.close());
+const restore: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of restore.splice(0).reverse()) undo();
+});
+
+type Simulator = { sale(r: SaleRequest): Promise<SaleResult>; void(...args: unknown[]): Promise<unknown> };
+const simulator = () => ctx.services.processorAdapters.get('simulator') as unknown as Simulator;
+
+/** Makes the processor's next sale wait until `answer()` is called (a slow bank). */
+function slowNextSale() {
+  const sim = simulator();
+  const original = sim.sale;
+  let answer: (() => void) | undefined;
+  let first = true;
+  sim.sale = async function (this: unknown, request: SaleRequest) {
+    if (first) {
+      first = false;
+      await new Promise<void>((resolve) => (answer = resolve));
+    }
+    return original.call(sim, request);
+  };
+  restore.push(() => {
+    sim.sale = original;
+  });
+  return {
+    /** Resolves once the slow sale is waiting at the processor. */
+    waiting: () => vi.waitFor(() => expect(answer).toBeDefined()),
+    answer: () => answer!(),
+  };
+}
+
+async function lastPayments(n: number) {
+  return ctx.store.sql.query<{ id: string; successful: boolean; payment_result: number }>(
+    'SELECT id, successful, payment_result FROM payments ORDER BY payment_id DESC LIMIT $1',
+    [n],
+  );
+}
+const linkRow = async (id: string) =>
+  (await ctx.store.sql.query<{ status: string; payment_id: string | null; lease_until: Date | null }>('SELECT status, payment_id, lease_until FROM pay_links WHERE id = $1', [id]))[0]!;
+const twoForms = async (id: string) => [csrfOf((await openPage(ctx, id)).html), csrfOf((await openPage(ctx, id)).html)] as const;
+const logsWith = (msg: string) => ctx.logs.filter((l) => l.includes(msg)).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('the lease of a link', () => {
+  it('lasts 10 minutes, well over the slowest simulated processor call (60 s)', async () => {
+    expect(PAY_LINK_LEASE_MS).toBe(10 * 60_000);
+    expect(() => loadConfig({ SIMULATOR_LATENCY_MS: '60001' })).toThrow(/SIMULATOR_LATENCY_MS/);
+    const { id } = await createLink(ctx);
+    expect(await ctx.services.payLinks.hold(id)).toBeDefined();
+    ctx.clock.advance(PAY_LINK_LEASE_MS - 1000);
+    expect(await ctx.services.payLinks.hold(id)).toBeUndefined();
+    ctx.clock.advance(2000);
+    expect(await ctx.services.payLinks.hold(id)).toBeDefined();
+  });
+
+  it('is a fencing token: after a takeover the old holder can neither release nor complete the link', async () => {
+    const links = ctx.services.payLinks;
+    const { id } = await createLink(ctx);
+    const first = (await links.hold(id))!;
+    ctx.clock.advance(PAY_LINK_LEASE_MS + 1);
+    const second = (await links.hold(id))!;
+    expect(second).toBeDefined();
+    // The first holder's decline must not let a third submission in while the second pays.
+    expect(await links.release(first)).toBe(false);
+    expect(await links.hold(id)).toBeUndefined();
+    expect(await links.complete(first, { paymentId: undefined })).toBe(false);
+    expect((await linkRow(id)).status).toBe('active');
+    expect(await links.complete(second, {})).toBe(true);
+    expect((await linkRow(id)).status).toBe('completed');
+    // Completed: nobody holds or releases it any more.
+    expect(await links.release(second)).toBe(false);
+    expect(await links.hold(id)).toBeUndefined();
+  });
+
+  it('completes nothing once the link was cancelled', async () => {
+    const links = ctx.services.payLinks;
+    const { id } = await createLink(ctx);
+    const lease = (await links.hold(id))!;
+    await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?PayLinkId=${id}` });
+    expect(await links.complete(lease, {})).toBe(false);
+    expect(await links.release(lease)).toBe(false);
+    expect((await linkRow(id)).status).toBe('cancelled');
+  });
+});
+
+describe('a payment that outlives its lease', () => {
+  it('is voided when another submission paid the link meanwhile, and the payer is told (two browsers, one charge)', async () => {
+    const { id } = await createLink(ctx);
+    const [formA, formB] = await twoForms(id);
+    const slow = slowNextSale();
+    const count = await paymentCount(ctx);
+    const a = submit(ctx, id, CARD, { csrf: formA });
+    await slow.waiting();
+    ctx.clock.advance(PAY_LINK_LEASE_MS + 60_000); // the bank took longer than the lease
+    const b = redirectQuery(await submit(ctx, id, CARD, { csrf: formB }));
+    slow.answer();
+    const lost = await a;
+
+    expect(lost.statusCode).toBe(409);
+    expect(lost.body).toContain('This payment link was completed or closed while your payment was being processed, so your payment was cancelled and you will not be charged.');
+    expect(await paymentCount(ctx)).toBe(count + 2);
+    const [paidB, voidedA] = await lastPayments(2);
+    expect(paidB!.id).toBe(b.get('PaymentGuid'));
+    expect(paidB!.payment_result).toBe(PaymentResult.Successful);
+    expect(voidedA!.payment_result).toBe(PaymentResult.Cancelled);
+    // The link records the payment that stands, and the void is in the payment's history.
+    expect(await linkRow(id)).toMatchObject({ status: 'completed', payment_id: b.get('PaymentGuid') });
+    const [adjustment] = await ctx.store.sql.query<{ kind: string; status: string; source: string }>('SELECT kind, status, source FROM payment_adjustments WHERE payment_id = $1', [voidedA!.id]);
+    expect(adjustment).toEqual({ kind: 'void', status: 'approved', source: 'operator' });
+    // The log names the link by its hash only.
+    const [line] = logsWith('pay link payment made after the link was lost: voided');
+    expect(line).toMatchObject({ payLinkRef: payLinkRef(id), paymentGuid: voidedA!.id });
+    expect(JSON.stringify(line)).not.toContain(id);
+  });
+
+  it('is voided when the partner cancelled the link meanwhile', async () => {
+    const { id } = await createLink(ctx);
+    const slow = slowNextSale();
+    const a = submit(ctx, id, CARD);
+    await slow.waiting();
+    await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?PayLinkId=${id}` });
+    slow.answer();
+    const lost = await a;
+    expect(lost.statusCode).toBe(409);
+    expect(lost.body).toContain('your payment was cancelled and you will not be charged.');
+    const [voided] = await lastPayments(1);
+    expect(voided!.payment_result).toBe(PaymentResult.Cancelled);
+    expect(await linkRow(id)).toMatchObject({ status: 'cancelled', payment_id: null });
+  });
+
+  it('stands, logged, with a reference for the payer, when the void fails', async () => {
+    const { id } = await createLink(ctx, ctx.nonProfit, { Language: 'fr' });
+    const [formA, formB] = await twoForms(id);
+    const slow = slowNextSale();
+    const sim = simulator();
+    const originalVoid = sim.void;
+    sim.void = async () => {
+      throw new Error('bank unreachable');
+    };
+    restore.push(() => {
+      sim.void = originalVoid;
+    });
+    const a = submit(ctx, id, CARD, { csrf: formA });
+    await slow.waiting();
+    ctx.clock.advance(PAY_LINK_LEASE_MS + 60_000);
+    redirectQuery(await submit(ctx, id, CARD, { csrf: formB }));
+    slow.answer();
+    const lost = await a;
+    const [, standing] = await lastPayments(2);
+    expect(standing!.payment_result).toBe(PaymentResult.Successful);
+    expect(lost.statusCode).toBe(409);
+    expect(lost.body).toContain(`votre paiement n’a pas pu être annulé automatiquement. Veuillez contacter Test Charity Partner en indiquant la référence ${standing!.id}.`);
+    expect(logsWith('pay link payment made after the link was lost: void refused; the payment stands')[0]).toMatchObject({ payLinkRef: payLinkRef(id), paymentGuid: standing!.id });
+  });
+});
+
+describe('a success that cannot be recorded', () => {
+  it('keeps the link held (no second payment) after trying again, and answers with the error page', async () => {
+    const { id } = await createLink(ctx);
+    const [formA, formB] = await twoForms(id);
+    const links = ctx.services.payLinks;
+    const original = links.complete;
+    let attempts = 0;
+    links.complete = async () => {
+      attempts++;
+      throw new Error('connection lost');
+    };
+    restore.push(() => {
+      links.complete = original;
+    });
+    const count = await paymentCount(ctx);
+    const failed = await submit(ctx, id, CARD, { csrf: formA });
+    expect(failed.statusCode).toBe(500);
+    expect(attempts).toBe(3);
+    expect(await paymentCount(ctx)).toBe(count + 1);
+    expect((await lastPayments(1))[0]!.payment_result).toBe(PaymentResult.Successful);
+    expect(logsWith('pay link paid but not completed')[0]).toMatchObject({ payLinkRef: payLinkRef(id) });
+
+    links.complete = original;
+    const again = await submit(ctx, id, CARD, { csrf: formB });
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('A payment for this link is already being processed.');
+    expect(await paymentCount(ctx)).toBe(count + 1);
+    expect((await linkRow(id)).lease_until).not.toBeNull();
+  });
+
+  it('keeps the link held when the payment ends in an unexpected error (its outcome is unknown)', async () => {
+    const { id } = await createLink(ctx);
+    const [formA, formB] = await twoForms(id);
+    const payments = ctx.services.payments;
+    const original = payments.payCard;
+    payments.payCard = async () => {
+      throw new Error('lost the answer');
+    };
+    restore.push(() => {
+      payments.payCard = original;
+    });
+    expect((await submit(ctx, id, CARD, { csrf: formA })).statusCode).toBe(500);
+    payments.payCard = original;
+    expect((await submit(ctx, id, CARD, { csrf: formB })).statusCode).toBe(409);
+  });
+
+  it('still lets the payer try again after a decline or a refused form', async () => {
+    const { id } = await createLink(ctx);
+    expect((await submit(ctx, id, { ...CARD, CardNum: '4000000000009995' })).statusCode).toBe(200);
+    expect((await linkRow(id)).lease_until).toBeNull();
+    redirectQuery(await submit(ctx, id, CARD));
+  });
+});
