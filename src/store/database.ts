@@ -39,6 +39,8 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** PostgreSQL's int8 and numeric arrive as strings from `pg`; dates stay Date objects. */
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+/** A SQL date is a calendar day: kept as yyyy-MM-dd text, never a Date in the process's time zone. */
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
