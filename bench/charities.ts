@@ -22,14 +22,15 @@ import { withDatabase } from '../test/helpers/database-url.ts';
 import { closedLoop } from './lib/charities-load.ts';
 import { nameQueries, einQueries } from './lib/charities-queries.ts';
 import { writeSyntheticFile } from './lib/charities-synthetic.ts';
+import { benchServerUrl } from './lib/database.ts';
 import { startServer } from './lib/harness.ts';
 
 const DATABASE = 'payments_bench_charities';
 const CLIENTS = 16;
 
 export async function run(options: { seconds: number }) {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('the charities benchmark runs on PostgreSQL: set DATABASE_URL');
+  // Always PostgreSQL: DATABASE_URL's server, else the local one (the database is its own, dropped after).
+  const serverUrl = benchServerUrl();
   const rows = Number(process.env.CHARITY_BENCH_ROWS ?? 1_900_000);
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
