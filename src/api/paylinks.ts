@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import { ErrorCode, type RuleViolation, firstPerField } from '../domain/error-codes.ts';
 import { sanitizeTheme } from '../paypage/theme.ts';
 import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
@@ -266,12 +266,3 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
   );
 }
 
-function firstPerField(violations: RuleViolation[]): RuleViolation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = v.field ?? `#${v.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

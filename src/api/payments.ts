@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
-import type { RuleViolation } from '../domain/error-codes.ts';
+import { type RuleViolation, firstPerField } from '../domain/error-codes.ts';
 import { centsToWire } from '../domain/money.ts';
 import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
@@ -250,15 +250,7 @@ function readCommon(body: Partial<CommonWire>, violations: RuleViolation[]): Pay
 /** Every violation of the request at once: schema, lines and amounts, then the payment rules (one per field). */
 function allViolations(request: FastifyRequest, own: RuleViolation[], rules: RuleViolation[]): RuleViolation[] {
   const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
-  const seen = new Set<string>();
-  const out: RuleViolation[] = [];
-  for (const v of [...fromSchema, ...own, ...rules]) {
-    const key = v.field ?? `#${v.code}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(v);
-  }
-  return out;
+  return firstPerField([...fromSchema, ...own, ...rules]);
 }
 
 const paymentSchema = (title: string, body: TSchema) => ({

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import { ErrorCode, type RuleViolation, firstPerField } from '../domain/error-codes.ts';
 import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
 import { type AdjustmentInput, type AdjustmentOutcome, EXTERNAL_ID_MAX_LENGTH, REASON_MAX_LENGTH } from '../services/refunds-voids.ts';
@@ -64,13 +64,7 @@ export function adjustmentToWire(o: AdjustmentOutcome): Static<typeof RefundVoid
 function allViolations(request: FastifyRequest, rules: RuleViolation[]): RuleViolation[] {
   const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
   const missingReference = rules.filter((v) => v.code === ErrorCode.PaymentReferenceRequired);
-  const seen = new Set<string>();
-  return [...missingReference, ...fromSchema, ...rules].filter((v) => {
-    const key = v.field ?? `#${v.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return firstPerField([...missingReference, ...fromSchema, ...rules]);
 }
 
 const routeSchema = (summary: string, description: string) => ({

@@ -89,3 +89,14 @@ export interface RuleViolation {
   field?: string;
   message: string;
 }
+
+/** One violation per field (per code for those without a field): the first one given wins. */
+export function firstPerField(violations: readonly RuleViolation[]): RuleViolation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = v.field ?? `#${v.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

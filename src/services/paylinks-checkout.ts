@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../domain/billing-dates.ts';
 import { phoneProblem, zipProblem } from '../domain/address.ts';
 import { type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
-import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import { ErrorCode, type RuleViolation, firstPerField } from '../domain/error-codes.ts';
 import { ACH_PAYMENT_METHOD_TYPE } from '../domain/fees.ts';
 import { ValidationError, NotFoundError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
@@ -459,12 +459,3 @@ function phoneViolations(payer: PayerForm): RuleViolation[] {
   return problem ? [{ code: ErrorCode.InvalidFormat, field: 'Phone', message: `'Phone' ${problem}.` }] : [];
 }
 
-function firstPerField(violations: RuleViolation[]): RuleViolation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = v.field ?? `#${v.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
