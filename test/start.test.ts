@@ -1,24 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess, startService } from './helpers/process.ts';
-import { testDatabaseUrl } from './helpers/database-url.ts';
-import { freshDatabase } from './helpers/store.ts';
+import { processStore } from './helpers/store.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-start-'));
-  const url = testDatabaseUrl();
-  const db = url ? await freshDatabase(url) : undefined;
-  env = db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir };
-  cleanup = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ env, cleanup } = await processStore('start'));
 });
 afterAll(() => cleanup());
 

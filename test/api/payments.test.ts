@@ -8,6 +8,7 @@ import { openPostgres } from '../../src/store/database.ts';
 import { type TestContext, createTestContext, seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
+import { type Body, ach } from './refund-void-fixtures.ts';
 import { freshDatabase } from '../helpers/store.ts';
 
 let ctx: TestContext;
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Body = Record<string, unknown>;
 
 const card = (overrides: Body = {}): Body => ({
   CardNum: '4242 4242 4242 4242',
@@ -31,19 +31,6 @@ const card = (overrides: Body = {}): Body => ({
   FirstName: 'Ada',
   LastName: 'Lovelace',
   Transactions: [{ TransactionSourceGroupId: '1', Amount: '100.00' }],
-  ...overrides,
-});
-
-const ach = (overrides: Body = {}): Body => ({
-  CheckRoutingNumber: '110000000',
-  CheckAccountNumber: '000123456789',
-  CheckAccountTypeId: '1',
-  CheckTypeId: '1',
-  NameOnCheck: 'Ada Lovelace',
-  State: 'NY',
-  Email: 'ada@example.org',
-  IpAddress: '203.0.113.9',
-  Transactions: [{ TransactionSourceGroupId: '1', Amount: '50.00' }],
   ...overrides,
 });
 

@@ -1,31 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { lockDataDir } from '../../src/store/data-dir-lock.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess, runServiceExpectingExit } from '../helpers/process.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { processStore } from '../helpers/store.ts';
 
 /** The CLI against this run's kind of store: a temporary embedded data directory, or a fresh PostgreSQL database. */
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-cli-'));
-  const url = testDatabaseUrl();
-  if (url) {
-    const db = await freshDatabase(url);
-    env = { DATA_DIR: dataDir, DATABASE_URL: db.url };
-    cleanup = async () => {
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  } else {
-    env = { DATA_DIR: dataDir };
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  ({ env, cleanup } = await processStore('cli'));
 });
 afterAll(() => cleanup());
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { testConfig } from '../../src/config.ts';
@@ -10,7 +7,7 @@ import { openStore } from '../../src/store/database.ts';
 import { seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { processStore } from '../helpers/store.ts';
 
 /** `npx payments settle` as a process, on this run's kind of store, with payments made beforehand. */
 let env: Record<string, string>;
@@ -20,19 +17,7 @@ const paymentIds: string[] = [];
 const openIt = () => openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-settle-'));
-  const url = testDatabaseUrl();
-  if (url) {
-    const db = await freshDatabase(url);
-    env = { DATA_DIR: dataDir, DATABASE_URL: db.url };
-    cleanup = async () => {
-      await db.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  } else {
-    env = { DATA_DIR: dataDir };
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  ({ env, cleanup } = await processStore('settle'));
   // Three approved payments, one hour apart, made in the past (the CLI runs on the real clock).
   await makePayments('2026-01-10T08:00:00.000Z', 3);
 });

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { startService } from '../helpers/process.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { processStore } from '../helpers/store.ts';
 import { NS, PATH, envelope11, resultOf } from './gateway-helpers.ts';
 
 /** `npm start` prints the demo gateway user with the partners' credentials, and it works. */
@@ -12,14 +10,7 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-gwdemo-'));
-  const url = testDatabaseUrl();
-  const db = url ? await freshDatabase(url) : undefined;
-  env = db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir };
-  cleanup = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ env, cleanup } = await processStore('gwdemo'));
 });
 afterAll(() => cleanup());
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -8,9 +5,8 @@ import { cryptoIds } from '../../src/ids.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { seedTestPartner } from '../helpers/context.ts';
-import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { processStore } from '../helpers/store.ts';
 
 /** `payments gateway-user ...` as an operator runs it, on this run's kind of store. */
 let env: Record<string, string>;
@@ -28,15 +24,8 @@ async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'payments-gwcli-'));
-  const url = testDatabaseUrl();
-  const db = url ? await freshDatabase(url) : undefined;
-  env = db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir };
+  ({ env, cleanup } = await processStore('gwcli'));
   clientId = await withServices(async (s) => (await seedTestPartner(s, 'CLI Gateway Partner', 'non-profit')).ClientId);
-  cleanup = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
 });
 afterAll(() => cleanup());
 

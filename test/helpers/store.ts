@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
@@ -56,6 +58,25 @@ export async function freshDatabase(url: string): Promise<{ url: string; drop():
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       await dropper.end();
+    },
+  };
+}
+
+/**
+ * For tests that run the service or the CLI as processes, on this run's kind of store: a
+ * temporary DATA_DIR, plus a fresh PostgreSQL database (DATABASE_URL) on PostgreSQL runs.
+ * `cleanup` drops both.
+ */
+export async function processStore(prefix: string): Promise<{ env: Record<string, string>; dataDir: string; cleanup(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `payments-${prefix}-`));
+  const url = testDatabaseUrl();
+  const db = url ? await freshDatabase(url) : undefined;
+  return {
+    env: db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir },
+    dataDir,
+    async cleanup() {
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -10,9 +8,8 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import { keyFilePath } from '../../src/vault/key-file.ts';
 import { generateKey } from '../../src/vault/keys.ts';
 import { seedTestPartner } from '../helpers/context.ts';
-import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { processStore } from '../helpers/store.ts';
 
 /**
  * `payments vault rotate-key` as an operator runs it: a real process on the same store and data
@@ -23,14 +20,7 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'payments-rotate-'));
-  const url = testDatabaseUrl();
-  const db = url ? await freshDatabase(url) : undefined;
-  env = db ? { DATA_DIR: dataDir, DATABASE_URL: db.url } : { DATA_DIR: dataDir };
-  cleanup = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ env, cleanup, dataDir } = await processStore('rotate'));
 });
 afterAll(() => cleanup());
 
