@@ -10,6 +10,7 @@ import { ErrorCode } from './domain/error-codes.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
 import { gatewayPlugin } from './gateway/plugin.ts';
 import { httpsServerOptions } from './gateway/transport.ts';
+import { lazyChildLogger } from './lazy-logger.ts';
 import { loggerOptions } from './logging.ts';
 import { payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
@@ -43,6 +44,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const logger = pino(loggerOptions(options.logLevel ?? config.logLevel), options.logStream ?? pino.destination(1));
   const app = Fastify({
     loggerInstance: logger,
+    // Request loggers become real pino children only when they write a line (see lazy-logger.ts).
+    childLoggerFactory: (parent, bindings, childOptions) => lazyChildLogger(parent, bindings, childOptions),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,

@@ -5,6 +5,11 @@ import autocannon from 'autocannon';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+/** The Node.js flags `npm start` runs the service with: benchmark servers run with the same. */
+export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 export interface BenchServer {
   url: string;
   info: Record<string, unknown> & { token: string; partner: Record<string, string> };
@@ -16,7 +21,7 @@ export interface BenchServer {
 
 /** Starts a server script (default: bench/lib/serve.ts) in a child process and waits for READY. */
 export async function startServer(env: Record<string, string | undefined> = {}, script = 'bench/lib/serve.ts'): Promise<BenchServer> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let buffer = '';
   const ready = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d) => {

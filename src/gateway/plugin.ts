@@ -3,7 +3,6 @@ import type { Services } from '../services/index.ts';
 import type { GatewayCaller, GatewayResult, GatewayService } from '../services/gateway.ts';
 import { CONTENT_TYPE, type FaultCode, type Params, SoapFault, type SoapRequest, type SoapVersion, readSoapRequest, soapFault, soapResponse } from './envelope.ts';
 import { helpPage } from './help-page.ts';
-import { lazyChildLogger } from './lazy-logger.ts';
 import { type GatewayOperation, findOperation } from './operations.ts';
 import { recurringResultDocument, resultElements } from './result-record.ts';
 import { arrivedOverHttps } from './transport.ts';
@@ -156,7 +155,6 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   const namespace = config.soapNamespace;
 
   app.setErrorHandler(gatewayErrorHandler);
-  app.setChildLoggerFactory((logger, bindings, options) => lazyChildLogger(logger, bindings, options));
   // Only the gateway's own types; parsing (and the XML hardening) happens before any handler runs.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(SOAP_TYPES, { parseAs: 'string', bodyLimit: GATEWAY_BODY_LIMIT }, (request, body, done) => {

@@ -46,6 +46,11 @@ const MAX_SIMILAR_WORDS = 8;
  * a short prefix ("church", "nati") as cheap as a precise name.
  */
 export const MAX_NAME_MATCHES = 200;
+/**
+ * The search's queries come in a bounded set of shapes (one per combination of criteria, sort
+ * and number of name words), so they are prepared: planning cost more than running an EIN lookup.
+ */
+const PREPARED = { prepare: true } as const;
 /** Trigram similarity is meaningless on very short words: they are matched as prefixes only. */
 const MIN_FUZZY_LENGTH = 4;
 
@@ -245,6 +250,7 @@ export class CharityService {
       rows = await this.#sql.query<ResultRow>(
         `SELECT ${RESULT_COLUMNS}, count(*) OVER () AS total FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`,
         params,
+        PREPARED,
       );
       total = rows.length ? Number(rows[0]!.total) : await this.#count(`SELECT 1 FROM charities c WHERE ${filter}`, filterParams);
     } else {

@@ -45,6 +45,11 @@ const INSERT_COLUMNS = (Object.entries(getTableColumns(payments)) as [keyof Paym
 const COLUMN_BY_KEY = new Map(INSERT_COLUMNS);
 const COLUMN_BY_NAME = new Map(Object.entries(getTableColumns(payments)).map(([key, column]) => [column.name, [key, column as PgColumn] as const]));
 const UPDATE_SQL = new Map<string, string>();
+/**
+ * The payment statements are fixed texts (one per set of updated columns): prepared once per
+ * connection, they are not parsed and planned again for every payment.
+ */
+const PREPARED = { prepare: true } as const;
 
 /**
  * Updates columns of one payment and returns the whole row, as fixed SQL text per set of columns
@@ -63,7 +68,7 @@ async function updatePayment(sql: SqlClient, id: string, changes: Partial<Paymen
     const value = changes[k];
     return value === null ? null : COLUMN_BY_KEY.get(k)!.mapToDriverValue(value);
   });
-  const [row] = await sql.query<Record<string, unknown>>(text, [id, ...params]);
+  const [row] = await sql.query<Record<string, unknown>>(text, [id, ...params], PREPARED);
   if (!row) throw new Error(`payment ${id} vanished before it was completed`);
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(row)) {
@@ -232,7 +237,7 @@ export class PaymentService {
     const orgId = input.organizationGuid?.trim().toLowerCase() || null;
     const charityId = input.charityId?.trim().toLowerCase() || null;
     const cacheKey = [partner.id, processorGuid, mkey, sourceId, orgId, charityId].join('|');
-    const [row] = this.#cachedReferences(cacheKey) ?? (await this.#sql.query<ReferencesRow>(REFERENCES_SQL, [partner.id, processorGuid, mkey, sourceId, orgId, charityId]));
+    const [row] = this.#cachedReferences(cacheKey) ?? (await this.#sql.query<ReferencesRow>(REFERENCES_SQL, [partner.id, processorGuid, mkey, sourceId, orgId, charityId], PREPARED));
     if (row?.processor && (!sourceId || row.source) && (!orgId || row.organization_id) && (!charityId || row.charity_id)) {
       this.#rememberReferences(cacheKey, row);
     }
@@ -453,6 +458,7 @@ export class PaymentService {
        RETURNING 1)
        SELECT p.id FROM p`,
       [...params, JSON.stringify(this.#lineRows(row.id, lines, inputs))],
+      PREPARED,
     );
     return inserted.length > 0;
   }

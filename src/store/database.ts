@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,10 +15,20 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or an open transaction: repositories accept both. */
 export type DbOrTx = Db | Tx;
 
-/** Raw SQL access, for migrations, maintenance and tests. */
+/** Raw SQL access, for migrations, maintenance, hot read paths and tests. */
 export interface SqlClient {
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `prepare`: run it as a named prepared statement, parsed and analysed once per connection
+   * instead of on every call (PostgreSQL server only; PGlite runs it as usual). Only for a
+   * fixed query text or one of a bounded set of shapes: every distinct text stays prepared on
+   * every pooled connection.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  prepare?: boolean;
 }
 
 export interface Store {
@@ -74,6 +85,18 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   };
 }
 
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name: derived from its text, so every connection agrees on it. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 export function openPostgres(url: string, poolSize = 10): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection must not crash the process.
@@ -83,8 +106,11 @@ export function openPostgres(url: string, poolSize = 10): Store {
     exec: async (text) => {
       await pool.query(text);
     },
-    query: async <T>(text: string, params?: unknown[]) =>
-      (await pool.query(text, params as unknown[])).rows as T[],
+    query: async <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+      (options?.prepare
+        ? await pool.query({ name: statementName(text), text, values: params as unknown[] })
+        : await pool.query(text, params as unknown[])
+      ).rows as T[],
   };
   let closed = false;
   return {

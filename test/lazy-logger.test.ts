@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger } from '../../src/gateway/lazy-logger.ts';
-import { loggerOptions } from '../../src/logging.ts';
+import { lazyChildLogger } from '../src/lazy-logger.ts';
+import { loggerOptions } from '../src/logging.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
