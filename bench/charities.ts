@@ -72,6 +72,7 @@ export async function run(options: { seconds: number }) {
       const nameSearch = await closedLoop({ baseUrl: server.url, paths: names, connections: CLIENTS, seconds: options.seconds });
       const einLookup = await closedLoop({ baseUrl: server.url, paths: eins, connections: CLIENTS, seconds: options.seconds });
       return {
+        store: 'postgres',
         synthetic: true,
         rows,
         fileMb: Math.round(bytes / 1e6),

@@ -30,7 +30,7 @@ mkdirSync(dir, { recursive: true });
 for (const name of names) {
   process.stdout.write(`== ${name} ==\n`);
   const bench = await BENCHES[name]!();
-  const result = { name, at: new Date().toISOString(), node: process.version, database: process.env.DATABASE_URL ? 'postgres' : 'pglite', ...(await bench.run({ seconds: Number(values.seconds) })) as object };
+  const result = { name, at: new Date().toISOString(), node: process.version, ...(await bench.run({ seconds: Number(values.seconds) })) as object };
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
   process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }
