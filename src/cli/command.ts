@@ -17,7 +17,8 @@ export interface Command {
   summary: string;
   usage: string;
   options?: ParseArgsConfig['options'];
-  run(ctx: CliContext, args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }): Promise<void>;
+  /** An exit code other than 0 without an error (a listing that found something to act on), or nothing. */
+  run(ctx: CliContext, args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }): Promise<void | number>;
 }
 
 export function parseCommandArgs(command: Command, argv: string[]) {

@@ -58,8 +58,8 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         return services;
       },
     };
-    await found.command.run(ctx, args as never);
-    return 0;
+    const code = await found.command.run(ctx, args as never);
+    return typeof code === 'number' ? code : 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof OperatorInputError || e instanceof ConfigError || e instanceof DataDirLockedError) {
       err(`error: ${e.message}`);

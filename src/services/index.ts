@@ -12,6 +12,7 @@ import { GatewayUserService } from './gateway-users.ts';
 import { PartnerService } from './partners.ts';
 import { BillingService } from './billing.ts';
 import { PaymentService } from './payments.ts';
+import { PendingPaymentService } from './pending-payments.ts';
 import { PayLinkService } from './paylinks.ts';
 import { PayLinkCheckoutService } from './paylinks-checkout.ts';
 import { PayLinkResultService } from './paylinks-results.ts';
@@ -40,6 +41,7 @@ export interface Services {
   gatewayUsers: GatewayUserService;
   gateway: GatewayService;
   payments: PaymentService;
+  pendingPayments: PendingPaymentService;
   recurringProfiles: RecurringProfileService;
   billing: BillingService;
   charities: CharityService;
@@ -65,6 +67,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
   const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, fees, adapters: processorAdapters, tokens });
+  const pendingPayments = new PendingPaymentService({ sql: store.sql, clock });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
@@ -75,5 +78,5 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees, recurring: recurringProfiles });
   const charities = new CharityService(store);
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
 }

@@ -317,6 +317,15 @@ describe('exactly once across crashes and reruns', () => {
     at('2026-12-22');
     expect(await run()).toMatchObject({ charged: 0, deferred: 1 });
     expect(await profilePayments(ctx, guid)).toHaveLength(1);
+
+    // An operator finds the charge in the processor's records (payments pending resolve): the
+    // next run takes the bill date as charged and moves on, still without charging it again.
+    const [payment] = await profilePayments(ctx, guid);
+    await ctx.services.pendingPayments.resolve(payment!.id, { kind: 'approved', transactionId: `BANK-${payment!.id}` });
+    at('2026-12-23');
+    expect(await run()).toMatchObject({ charged: 0, reconciled: 1 });
+    expect(await profilePayments(ctx, guid)).toEqual([expect.objectContaining({ bill_date: '2026-12-21', successful: true, payment_result: 3 })]);
+    expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2027-01-21', failed_attempts: 0, lease_owner: null });
     await cancelAll();
   });
 

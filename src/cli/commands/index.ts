@@ -4,8 +4,9 @@ import { charityCommands } from './charities.ts';
 import { contractCommands } from './contracts.ts';
 import { gatewayUserCommands } from './gateway-users.ts';
 import { partnerCommands } from './partners.ts';
+import { pendingCommands } from './pending.ts';
 import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...charityCommands, ...billingCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands];

@@ -1,0 +1,67 @@
+import { formatCents } from '../../domain/money.ts';
+import type { ProcessorOutcome } from '../../services/pending-payments.ts';
+import { type Command, UsageError, requiredPositional } from '../command.ts';
+
+const RESOLVE_USAGE = 'pending resolve <PaymentGuid> (--approved --transaction-id <id> [--auth-code <code>] | --declined | --not-processed)';
+/** Younger pending payments may still be waiting for their processor's answer. */
+const DEFAULT_MINUTES = 15;
+
+function minutes(raw: unknown, usage: string): number {
+  if (raw === undefined) return DEFAULT_MINUTES;
+  if (typeof raw !== 'string' || !/^\d{1,6}$/.test(raw)) throw new UsageError(`--older-than must be a whole number of minutes, got "${String(raw)}"\nusage: payments ${usage}`);
+  return Number(raw);
+}
+
+function outcome(values: Record<string, unknown>): ProcessorOutcome {
+  const chosen = (['approved', 'declined', 'not-processed'] as const).filter((k) => values[k] === true);
+  if (chosen.length !== 1) throw new UsageError(`say what the processor's records show: one of --approved, --declined, --not-processed\nusage: payments ${RESOLVE_USAGE}`);
+  const kind = chosen[0]!;
+  const transactionId = values['transaction-id'];
+  const authCode = values['auth-code'];
+  if (kind !== 'approved') {
+    if (transactionId !== undefined || authCode !== undefined) throw new UsageError(`--transaction-id and --auth-code go with --approved only\nusage: payments ${RESOLVE_USAGE}`);
+    return { kind };
+  }
+  if (typeof transactionId !== 'string' || transactionId.trim() === '') throw new UsageError(`--approved needs the processor's --transaction-id\nusage: payments ${RESOLVE_USAGE}`);
+  return { kind, transactionId: transactionId.trim(), authCode: typeof authCode === 'string' ? authCode.trim() : undefined };
+}
+
+/** Payments left Pending by a stop between the processor call and the record, and their resolution. */
+export const pendingCommands: Command[] = [
+  {
+    name: 'pending list',
+    summary: `list payments whose outcome is unknown (still Pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code 1 when there are any`,
+    usage: 'pending list [--older-than <minutes>]',
+    options: { 'older-than': { type: 'string' } },
+    async run(ctx, { values }) {
+      const olderThan = minutes(values['older-than'], this.usage);
+      const { pendingPayments } = await ctx.services();
+      const found = await pendingPayments.list(olderThan);
+      if (ctx.json) ctx.out(JSON.stringify(found.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() }))));
+      else if (found.length === 0) ctx.out(`No payment has been pending for ${olderThan} minutes or more.`);
+      else {
+        ctx.out(`${found.length} payment(s) pending for ${olderThan} minutes or more: look each up in its processor's records (reference: the PaymentGuid), then run payments ${RESOLVE_USAGE}`);
+        for (const p of found) {
+          const recurring = p.recurringProfileId ? `  recurring ${p.recurringProfileId} bill date ${p.billDate}` : '';
+          ctx.out(`  ${p.paymentGuid}  ${p.createdAt.toISOString()}  ${p.method} ${formatCents(p.amountCents)} ${p.currency ?? ''}  ${p.partnerName} via ${p.processorName} (${p.adapter})${p.tranId ? `  TranId ${p.tranId}` : ''}${recurring}`);
+        }
+      }
+      // Monitoring can alert on the exit code.
+      return found.length > 0 ? 1 : 0;
+    },
+  },
+  {
+    name: 'pending resolve',
+    summary: "record what the processor's records say about a pending payment: approved (with its transaction id), declined, or not processed",
+    usage: RESOLVE_USAGE,
+    options: { approved: { type: 'boolean' }, declined: { type: 'boolean' }, 'not-processed': { type: 'boolean' }, 'transaction-id': { type: 'string' }, 'auth-code': { type: 'string' } },
+    async run(ctx, { values, positionals }) {
+      const guid = requiredPositional(positionals, 0, 'the PaymentGuid', this.usage);
+      const answer = outcome(values);
+      const { pendingPayments } = await ctx.services();
+      const result = await pendingPayments.resolve(guid, answer);
+      if (ctx.json) return ctx.out(JSON.stringify({ paymentGuid: guid, outcome: answer.kind, ...result }));
+      ctx.out(`Payment ${guid} recorded as ${answer.kind} (PaymentResult ${result.paymentResult}, ProcessStatus ${result.processStatus}).`);
+    },
+  },
+];

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SaleResult } from '../../src/processors/processor.ts';
+import { NotFoundError } from '../../src/services/errors.ts';
+import { OperatorInputError } from '../../src/services/partners.ts';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { card } from '../api/refund-void-fixtures.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  ctx.clock.set('2026-11-22T10:00:00.000Z');
+});
+afterAll(() => ctx.close());
+
+/**
+ * A payment whose process stopped while the processor was being asked: its sale call never
+ * returns, so the payment stays as it was written before the call (Pending). Returns its guid.
+ */
+async function strandedPayment(body = card()): Promise<string> {
+  const adapter = ctx.services.processorAdapters.get('simulator');
+  const sale = adapter.sale;
+  let asked!: () => void;
+  const processorAsked = new Promise<void>((r) => (asked = r));
+  adapter.sale = () => {
+    asked();
+    return new Promise<SaleResult>(() => {});
+  };
+  try {
+    void ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: body });
+    await processorAsked;
+  } finally {
+    adapter.sale = sale;
+  }
+  const [row] = await ctx.store.sql.query<{ id: string }>('SELECT id FROM payments WHERE tran_id = $1', [body.TranId]);
+  return row!.id;
+}
+
+const stored = (guid: string) => ctx.services.payments.get(ctx.nonProfit.ClientId, guid);
+
+describe('payments left pending by a stop between the processor call and the record', () => {
+  it('are listed once older than the threshold, and take the approval an operator finds in the processor records', async () => {
+    const guid = await strandedPayment(card({ TranId: 'stranded-approved' }));
+    expect((await stored(guid)).payment).toMatchObject({ paymentResult: 1, processStatus: 1, transactionId: null });
+    // Younger than 15 minutes: it may still be waiting for its answer.
+    expect((await ctx.services.pendingPayments.list(15)).map((p) => p.paymentGuid)).not.toContain(guid);
+
+    ctx.clock.advance(16 * 60_000);
+    const listed = (await ctx.services.pendingPayments.list(15)).find((p) => p.paymentGuid === guid);
+    expect(listed).toMatchObject({ partnerId: ctx.nonProfit.ClientId, method: 'card', adapter: 'simulator', tranId: 'stranded-approved', recurringProfileId: null });
+    expect(listed!.amountCents).toBeGreaterThan(0);
+
+    expect(await ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'BANK-20261122-0001', authCode: 'A1B2C3' })).toEqual({ paymentResult: 3, processStatus: 2 });
+    expect((await stored(guid)).payment).toMatchObject({
+      paymentResult: 3,
+      processStatus: 2,
+      successful: true,
+      responseCode: '0',
+      transactionId: 'BANK-20261122-0001',
+      authCode: 'A1B2C3',
+      processedAt: ctx.clock.now(),
+    });
+    expect((await ctx.services.pendingPayments.list(0)).map((p) => p.paymentGuid)).not.toContain(guid);
+    // Once recorded, the outcome is not rewritten by a second resolution.
+    await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'declined' })).rejects.toThrow(/not pending/);
+    expect((await stored(guid)).payment).toMatchObject({ paymentResult: 3, transactionId: 'BANK-20261122-0001' });
+  });
+
+  it('take a decline (Failed, Rejected) or "no such sale" (Failed, NotProcessed: nothing charged)', async () => {
+    const declined = await strandedPayment(card({ TranId: 'stranded-declined' }));
+    const unknown = await strandedPayment(card({ TranId: 'stranded-unknown' }));
+    await ctx.services.pendingPayments.resolve(declined, { kind: 'declined' });
+    await ctx.services.pendingPayments.resolve(unknown, { kind: 'not-processed' });
+    expect((await stored(declined)).payment).toMatchObject({ paymentResult: 4, processStatus: 5, successful: false, responseCode: '12', transactionId: null });
+    expect((await stored(unknown)).payment).toMatchObject({ paymentResult: 4, processStatus: 1, successful: false, responseCode: '99' });
+    expect((await stored(unknown)).payment.message).toMatch(/not processed/);
+  });
+
+  it('refuses a malformed PaymentGuid, an unknown payment, a malformed transaction id and one another payment has', async () => {
+    const guid = await strandedPayment(card({ TranId: 'stranded-refusals' }));
+    await expect(ctx.services.pendingPayments.resolve('not-a-guid', { kind: 'declined' })).rejects.toThrow(OperatorInputError);
+    await expect(ctx.services.pendingPayments.resolve('00000000-0000-4000-8000-000000000000', { kind: 'declined' })).rejects.toThrow(NotFoundError);
+    await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'two words' })).rejects.toThrow(/transaction id/);
+    await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'BANK-20261122-0001' })).rejects.toThrow(/another payment already has/);
+    expect((await stored(guid)).payment).toMatchObject({ paymentResult: 1, transactionId: null });
+  });
+});
