@@ -67,10 +67,10 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs });
   const fees = new FeeService(store.db, clock, partners);
   const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, fees, adapters: processorAdapters, tokens });
-  const pendingPayments = new PendingPaymentService({ sql: store.sql, clock });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
+  const pendingPayments = new PendingPaymentService({ sql: store.sql, clock, refundsVoids });
   const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });

@@ -3,13 +3,17 @@ import { PaymentResult, ProcessStatus, ResponseCode } from '../domain/payment-st
 import type { SqlClient } from '../store/database.ts';
 import { NotFoundError } from './errors.ts';
 import { OperatorInputError } from './partners.ts';
+import { BY_OPERATOR, type ProcessorOutcome, checkOutcome } from './processor-outcome.ts';
+import type { RefundVoidService } from './refunds-voids.ts';
 
 /**
- * Payments whose outcome we do not know: written Pending before the processor was asked, and
- * never completed because the process died (or the database was unreachable) before the answer
- * was recorded. The processor may or may not have charged. An operator looks the payment up in
- * the processor's records (its reference there is our PaymentGuid) and records what it says.
- * Until then the payment stays Pending, and recurring billing does not charge its bill date again.
+ * Payments, refunds and voids whose outcome we do not know: written before the processor was
+ * asked, and never completed because the process died (or the database was unreachable) before
+ * the answer was recorded. The processor may or may not have acted. An operator looks them up in
+ * the processor's records (the reference there is our PaymentGuid, or the refund's or void's id)
+ * and records what it says. Until then a payment stays Pending (recurring billing does not charge
+ * its bill date again), and a payment with a refund or void in flight takes no other one and is
+ * not settled.
  */
 export interface PendingPayment {
   paymentGuid: string;
@@ -26,12 +30,28 @@ export interface PendingPayment {
   createdAt: Date;
 }
 
-/** What the processor's records say about a payment. */
-export type ProcessorOutcome =
-  | { kind: 'approved'; transactionId: string; authCode?: string }
-  | { kind: 'declined' }
-  /** The processor has no sale with this reference: nothing was charged. */
-  | { kind: 'not-processed' };
+/** A refund or void still claiming its payment. */
+export interface PendingAdjustment {
+  adjustmentId: string;
+  kind: 'refund' | 'void';
+  paymentGuid: string;
+  /** The payment's id at the processor, which the refund or void refers to. */
+  originalTransactionId: string | null;
+  partnerId: string;
+  partnerName: string;
+  amountCents: number;
+  currency: string | null;
+  requestedAt: Date;
+}
+
+export interface Resolution {
+  /** What was resolved: the payment itself, or a refund or void of it. */
+  what: 'payment' | 'refund' | 'void';
+  paymentGuid: string;
+  /** The payment's state afterwards. */
+  paymentResult: number;
+  processStatus: number;
+}
 
 const STILL_PENDING = `payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing})`;
 
@@ -42,6 +62,12 @@ FROM payments p JOIN partners pa ON pa.id = p.partner_id JOIN processors pr ON p
 WHERE p.${STILL_PENDING} AND p.created_at <= $1
 ORDER BY p.created_at, p.id`;
 
+const CLAIMS_SQL = `
+SELECT a.id, a.kind, a.payment_id, p.transaction_id, a.partner_id, pa.name AS partner_name, a.amount_cents, a.currency, a.requested_at
+FROM payment_adjustments a JOIN payments p ON p.id = a.payment_id JOIN partners pa ON pa.id = a.partner_id
+WHERE a.status = 'pending' AND a.requested_at <= $1
+ORDER BY a.requested_at, a.id`;
+
 /** Only a payment still pending is completed: two operators, or an operator and a late process, cannot both. */
 const RESOLVE_SQL = `
 UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, message = $5, processor_message = $6,
@@ -49,8 +75,6 @@ UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, mes
 WHERE id = $1 AND ${STILL_PENDING}
 RETURNING id`;
 
-/** A processor's transaction id or authorization code, as an operator copies it from a report. */
-const PROCESSOR_REFERENCE = /^[A-Za-z0-9._:-]{1,100}$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ListRow {
@@ -68,20 +92,46 @@ interface ListRow {
   created_at: Date | string;
 }
 
+interface ClaimRow {
+  id: string;
+  kind: 'refund' | 'void';
+  payment_id: string;
+  transaction_id: string | null;
+  partner_id: string;
+  partner_name: string;
+  amount_cents: number | string;
+  currency: string | null;
+  requested_at: Date | string;
+}
+
 export class PendingPaymentService {
   readonly #sql: SqlClient;
   readonly #clock: Clock;
+  readonly #refundsVoids: RefundVoidService;
 
-  constructor(deps: { sql: SqlClient; clock: Clock }) {
+  constructor(deps: { sql: SqlClient; clock: Clock; refundsVoids: RefundVoidService }) {
     this.#sql = deps.sql;
     this.#clock = deps.clock;
+    this.#refundsVoids = deps.refundsVoids;
   }
 
-  /** Payments pending for at least `olderThanMinutes` (younger ones may still be in flight). */
-  async list(olderThanMinutes: number): Promise<PendingPayment[]> {
-    const before = new Date(this.#clock.now().getTime() - olderThanMinutes * 60_000);
-    const rows = await this.#sql.query<ListRow>(LIST_SQL, [before.toISOString()]);
-    return rows.map((r) => ({
+  /** Pending for at least `olderThanMinutes` (younger ones may still be waiting for their answer). */
+  async list(olderThanMinutes: number): Promise<{ payments: PendingPayment[]; adjustments: PendingAdjustment[] }> {
+    const before = new Date(this.#clock.now().getTime() - olderThanMinutes * 60_000).toISOString();
+    const rows = await this.#sql.query<ListRow>(LIST_SQL, [before]);
+    const claims = await this.#sql.query<ClaimRow>(CLAIMS_SQL, [before]);
+    const adjustments = claims.map((r) => ({
+      adjustmentId: r.id,
+      kind: r.kind,
+      paymentGuid: r.payment_id,
+      originalTransactionId: r.transaction_id,
+      partnerId: r.partner_id,
+      partnerName: r.partner_name,
+      amountCents: Number(r.amount_cents),
+      currency: r.currency,
+      requestedAt: new Date(r.requested_at),
+    }));
+    const pending = rows.map((r) => ({
       paymentGuid: r.id,
       partnerId: r.partner_id,
       partnerName: r.partner_name,
@@ -95,15 +145,25 @@ export class PendingPaymentService {
       billDate: r.bill_date,
       createdAt: new Date(r.created_at),
     }));
+    return { payments: pending, adjustments };
   }
 
-  /** Records the processor's answer for a pending payment, as the payment would have had it. */
-  async resolve(paymentGuid: string, outcome: ProcessorOutcome): Promise<{ paymentResult: number; processStatus: number }> {
-    if (!GUID.test(paymentGuid)) throw new OperatorInputError(`"${paymentGuid}" is not a PaymentGuid`);
-    if (outcome.kind === 'approved') {
-      if (!PROCESSOR_REFERENCE.test(outcome.transactionId)) throw new OperatorInputError('the transaction id must be 1-100 letters, digits or . _ : -');
-      if (outcome.authCode !== undefined && !PROCESSOR_REFERENCE.test(outcome.authCode)) throw new OperatorInputError('the auth code must be 1-100 letters, digits or . _ : -');
-    }
+  /**
+   * Records the processor's answer for a pending payment (by its PaymentGuid), or for a refund or
+   * void in flight (by its id), as the request would have had it.
+   */
+  async resolve(id: string, outcome: ProcessorOutcome): Promise<Resolution> {
+    if (!GUID.test(id)) throw new OperatorInputError(`"${id}" is not a PaymentGuid nor the id of a refund or void`);
+    checkOutcome(outcome);
+    const [isPayment] = await this.#sql.query('SELECT 1 FROM payments WHERE id = $1', [id]);
+    if (isPayment) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome)) };
+    const done = await this.#refundsVoids.resolveClaim(id, outcome).catch((err: unknown) => {
+      throw err instanceof NotFoundError ? new NotFoundError(`No payment, refund or void ${id}.`) : err;
+    });
+    return { what: done.kind, paymentGuid: done.paymentGuid, paymentResult: done.paymentResult, processStatus: done.processStatus };
+  }
+
+  async #resolvePayment(paymentGuid: string, outcome: ProcessorOutcome): Promise<{ paymentResult: number; processStatus: number }> {
     const answer = completion(outcome);
     let updated: unknown[];
     try {
@@ -125,14 +185,11 @@ export class PendingPaymentService {
     }
     if (updated.length === 0) {
       const [row] = await this.#sql.query<{ payment_result: number }>('SELECT payment_result FROM payments WHERE id = $1', [paymentGuid]);
-      if (!row) throw new NotFoundError(`No payment ${paymentGuid}.`);
-      throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row.payment_result}): its outcome is already recorded`);
+      throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row?.payment_result}): its outcome is already recorded`);
     }
     return { paymentResult: answer.paymentResult, processStatus: answer.processStatus };
   }
 }
-
-const BY_OPERATOR = 'recorded by an operator from the processor\'s records';
 
 function completion(outcome: ProcessorOutcome) {
   switch (outcome.kind) {

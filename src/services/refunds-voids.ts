@@ -11,6 +11,8 @@ import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { paymentAdjustments, paymentLines, payments, processors } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
+import { OperatorInputError } from './partners.ts';
+import { BY_OPERATOR, type ProcessorOutcome } from './processor-outcome.ts';
 import type { PaymentRow } from './payment-record.ts';
 import type { ProcessorService } from './processors.ts';
 import { and, asc, eq } from '../store/drizzle.ts';
@@ -140,6 +142,43 @@ export class RefundVoidService {
       .orderBy(asc(paymentAdjustments.requestedAt), asc(paymentAdjustments.id));
   }
 
+  /**
+   * A refund or void left claimed by a stop between the processor call and the record: records
+   * what the processor's records say, as the request would have (an operator's reconciliation,
+   * `payments pending resolve`). Only a claim still held is completed.
+   */
+  async resolveClaim(adjustmentId: string, outcome: ProcessorOutcome): Promise<AdjustmentOutcome & { kind: AdjustmentKind }> {
+    const held = await this.#db.transaction(async (tx) => {
+      const [adjustment] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId)).for('update');
+      if (!adjustment) throw new NotFoundError(`No refund or void ${adjustmentId}.`);
+      const [payment] = await tx.select().from(payments).where(eq(payments.id, adjustment.paymentId)).for('update');
+      if (adjustment.status !== 'pending' || payment?.pendingAdjustmentId !== adjustmentId) {
+        throw new OperatorInputError(`${adjustment.kind} ${adjustmentId} is not pending (${adjustment.status}): its outcome is already recorded`);
+      }
+      const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
+      const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
+      const claim: Extract<Claim, { refused: false }> = {
+        refused: false,
+        payment,
+        adjustmentId,
+        rail: payment.method === 'ach' ? 'ach' : 'card',
+        adapter: processor!.adapter,
+        lines: lines.map((l) => l.fees as unknown as FeeBreakdown),
+      };
+      return { kind: adjustment.kind as AdjustmentKind, claim };
+    });
+    const { kind, claim } = held;
+    if (outcome.kind === 'not-processed') {
+      const message = `Processing error: the processor has no record of this ${kind}. It was not processed and nothing was changed; try again.`;
+      return { kind, ...(await this.#complete(kind, claim, undefined, message)) };
+    }
+    const answer: FollowUpResult =
+      outcome.kind === 'approved'
+        ? { approved: true, responseCode: ResponseCode.Approved, message: kind === 'void' ? 'Void approved' : 'Refund approved', processorMessage: `Approved (${BY_OPERATOR})`, transactionId: outcome.transactionId }
+        : { approved: false, responseCode: ResponseCode.Declined, message: 'Declined', processorMessage: `Declined (${BY_OPERATOR})`, transactionId: '' };
+    return { kind, ...(await this.#complete(kind, claim, answer)) };
+  }
+
   async #adjust(kind: AdjustmentKind, partner: AuthenticatedPartner, input: AdjustmentInput, meta: AdjustmentRequestMeta): Promise<AdjustmentOutcome> {
     const violations = this.validate(partner, input);
     if (violations.length > 0) throw new ValidationError(violations);
@@ -233,7 +272,12 @@ export class RefundVoidService {
   }
 
   /** Records the processor's answer; on approval moves the payment; always releases the claim. */
-  async #complete(kind: AdjustmentKind, claim: Extract<Claim, { refused: false }>, answer: FollowUpResult | undefined): Promise<AdjustmentOutcome> {
+  async #complete(
+    kind: AdjustmentKind,
+    claim: Extract<Claim, { refused: false }>,
+    answer: FollowUpResult | undefined,
+    unansweredMessage = `Processing error: the processor could not be reached. The ${kind} was not processed and nothing was changed; try again.`,
+  ): Promise<AdjustmentOutcome> {
     const { payment, adjustmentId, rail } = claim;
     const now = this.#clock.now();
     const approved = answer?.approved === true;
@@ -271,16 +315,14 @@ export class RefundVoidService {
       }
       const [released] = await tx.update(payments).set({ pendingAdjustmentId: null }).where(ours).returning();
       const unreachable = answer === undefined;
-      const message = unreachable
-        ? `Processing error: the processor could not be reached. The ${kind} was not processed and nothing was changed; try again.`
-        : answer.message;
+      const message = unreachable ? unansweredMessage : answer.message;
       const responseCode = unreachable ? ResponseCode.GeneralError : answer.responseCode;
       await tx
         .update(paymentAdjustments)
         .set({
           status: unreachable ? 'failed' : 'declined',
           processedAt: now,
-          transactionId: answer?.transactionId ?? null,
+          transactionId: answer?.transactionId || null,
           responseCode,
           message,
           processorMessage: answer?.processorMessage ?? null,
@@ -292,7 +334,7 @@ export class RefundVoidService {
         successful: false,
         message,
         processorMessage: answer?.processorMessage ?? null,
-        transactionId: answer?.transactionId ?? null,
+        transactionId: answer?.transactionId || null,
         responseCode,
       });
     });

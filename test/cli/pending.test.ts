@@ -58,11 +58,12 @@ describe('payments pending', { timeout: 180_000 }, () => {
     const res = await cli('list');
     expect(res.stderr).toBe('');
     expect(res.code).toBe(1);
-    expect(res.stdout).toContain('1 payment(s) pending for 15 minutes or more');
+    expect(res.stdout).toContain('Pending for 15 minutes or more');
+    expect(res.stdout).toContain('1 payment(s) (reference at the processor: the PaymentGuid):');
     expect(res.stdout).toContain(stranded);
     expect(res.stdout).toMatch(/card 25\.00 USD {2}Pending CLI partner via .* \(simulator\) {2}TranId cli-stranded/);
     const json = await cli('list', '--json', '--older-than', '60');
-    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ paymentGuid: stranded, amountCents: 2500, createdAt: '2026-01-10T08:00:00.000Z' })]);
+    expect(JSON.parse(json.stdout)).toEqual({ payments: [expect.objectContaining({ paymentGuid: stranded, amountCents: 2500, createdAt: '2026-01-10T08:00:00.000Z' })], refundsAndVoids: [] });
   });
 
   it('refuses an incomplete or contradictory resolution before opening the store', async () => {
@@ -81,7 +82,7 @@ describe('payments pending', { timeout: 180_000 }, () => {
     const res = await cli('resolve', stranded, '--approved', '--transaction-id', 'BANK-0001', '--auth-code', 'A1B2C3');
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain(`Payment ${stranded} recorded as approved (PaymentResult 3, ProcessStatus 2).`);
+    expect(res.stdout).toContain(`Payment ${stranded} recorded as approved; the payment is now PaymentResult 3, ProcessStatus 2.`);
     const store = await openIt();
     try {
       expect(await store.sql.query('SELECT payment_result, process_status, transaction_id, auth_code FROM payments WHERE id = $1', [stranded])).toEqual([
@@ -92,7 +93,7 @@ describe('payments pending', { timeout: 180_000 }, () => {
     }
     const list = await cli('list');
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain('No payment has been pending for 15 minutes or more.');
+    expect(list.stdout).toContain('Nothing has been pending for 15 minutes or more.');
     const again = await cli('resolve', stranded, '--not-processed');
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/is not pending/);

@@ -3,7 +3,8 @@ import type { SaleResult } from '../../src/processors/processor.ts';
 import { NotFoundError } from '../../src/services/errors.ts';
 import { OperatorInputError } from '../../src/services/partners.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
-import { card } from '../api/refund-void-fixtures.ts';
+import type { FollowUpResult } from '../../src/processors/processor.ts';
+import { adjust, adjustmentsOf, card, makePayment, paymentRow, settleNow } from '../api/refund-void-fixtures.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -42,14 +43,14 @@ describe('payments left pending by a stop between the processor call and the rec
     const guid = await strandedPayment(card({ TranId: 'stranded-approved' }));
     expect((await stored(guid)).payment).toMatchObject({ paymentResult: 1, processStatus: 1, transactionId: null });
     // Younger than 15 minutes: it may still be waiting for its answer.
-    expect((await ctx.services.pendingPayments.list(15)).map((p) => p.paymentGuid)).not.toContain(guid);
+    expect((await ctx.services.pendingPayments.list(15)).payments.map((p) => p.paymentGuid)).not.toContain(guid);
 
     ctx.clock.advance(16 * 60_000);
-    const listed = (await ctx.services.pendingPayments.list(15)).find((p) => p.paymentGuid === guid);
+    const listed = (await ctx.services.pendingPayments.list(15)).payments.find((p) => p.paymentGuid === guid);
     expect(listed).toMatchObject({ partnerId: ctx.nonProfit.ClientId, method: 'card', adapter: 'simulator', tranId: 'stranded-approved', recurringProfileId: null });
     expect(listed!.amountCents).toBeGreaterThan(0);
 
-    expect(await ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'BANK-20261122-0001', authCode: 'A1B2C3' })).toEqual({ paymentResult: 3, processStatus: 2 });
+    expect(await ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'BANK-20261122-0001', authCode: 'A1B2C3' })).toEqual({ what: 'payment', paymentGuid: guid, paymentResult: 3, processStatus: 2 });
     expect((await stored(guid)).payment).toMatchObject({
       paymentResult: 3,
       processStatus: 2,
@@ -59,7 +60,7 @@ describe('payments left pending by a stop between the processor call and the rec
       authCode: 'A1B2C3',
       processedAt: ctx.clock.now(),
     });
-    expect((await ctx.services.pendingPayments.list(0)).map((p) => p.paymentGuid)).not.toContain(guid);
+    expect((await ctx.services.pendingPayments.list(0)).payments.map((p) => p.paymentGuid)).not.toContain(guid);
     // Once recorded, the outcome is not rewritten by a second resolution.
     await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'declined' })).rejects.toThrow(/not pending/);
     expect((await stored(guid)).payment).toMatchObject({ paymentResult: 3, transactionId: 'BANK-20261122-0001' });
@@ -82,5 +83,69 @@ describe('payments left pending by a stop between the processor call and the rec
     await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'two words' })).rejects.toThrow(/transaction id/);
     await expect(ctx.services.pendingPayments.resolve(guid, { kind: 'approved', transactionId: 'BANK-20261122-0001' })).rejects.toThrow(/another payment already has/);
     expect((await stored(guid)).payment).toMatchObject({ paymentResult: 1, transactionId: null });
+  });
+});
+
+/** A refund or void whose process stopped while the processor was being asked. Returns its id. */
+async function strandedAdjustment(kind: 'void' | 'refund', paymentGuid: string): Promise<string> {
+  const adapter = ctx.services.processorAdapters.get('simulator');
+  const call = adapter[kind];
+  let asked!: () => void;
+  const processorAsked = new Promise<void>((r) => (asked = r));
+  adapter[kind] = () => {
+    asked();
+    return new Promise<FollowUpResult>(() => {});
+  };
+  try {
+    void adjust(ctx, kind, { PaymentGuid: paymentGuid, Reason: 'Donor asked' });
+    await processorAsked;
+  } finally {
+    adapter[kind] = call;
+  }
+  const [claim] = (await adjustmentsOf(ctx, paymentGuid)).filter((a) => a.status === 'pending');
+  return claim!.id;
+}
+
+describe('refunds and voids left in flight by a stop between the processor call and the record', () => {
+  it("are listed with their payment, and take the processor's approval: the void goes through", async () => {
+    const paid = await makePayment(ctx);
+    const claim = await strandedAdjustment('void', paid.PaymentGuid);
+    expect((await paymentRow(ctx, paid.PaymentGuid)).pending_adjustment_id).toBe(claim);
+    ctx.clock.advance(16 * 60_000);
+    const { adjustments } = await ctx.services.pendingPayments.list(15);
+    expect(adjustments.find((a) => a.adjustmentId === claim)).toMatchObject({ kind: 'void', paymentGuid: paid.PaymentGuid, originalTransactionId: paid.TransactionId, partnerId: ctx.nonProfit.ClientId });
+
+    expect(await ctx.services.pendingPayments.resolve(claim, { kind: 'approved', transactionId: 'BANK-VOID-0001' })).toEqual({
+      what: 'void',
+      paymentGuid: paid.PaymentGuid,
+      paymentResult: 6,
+      processStatus: 9,
+    });
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ payment_result: 6, process_status: 9, pending_adjustment_id: null });
+    expect((await adjustmentsOf(ctx, paid.PaymentGuid)).find((a) => a.id === claim)).toMatchObject({ status: 'approved', transaction_id: 'BANK-VOID-0001', response_code: '0' });
+    expect((await ctx.services.pendingPayments.list(0)).adjustments.map((a) => a.adjustmentId)).not.toContain(claim);
+    await expect(ctx.services.pendingPayments.resolve(claim, { kind: 'declined' })).rejects.toThrow(/not pending/);
+  });
+
+  it('"no such refund" releases the payment unchanged, and the refund can be asked again', async () => {
+    const paid = await makePayment(ctx);
+    await settleNow(ctx);
+    const claim = await strandedAdjustment('refund', paid.PaymentGuid);
+    // While the claim is held, another refund is refused.
+    expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: 'Again' })).json()).toMatchObject({ Successful: false });
+
+    expect(await ctx.services.pendingPayments.resolve(claim, { kind: 'not-processed' })).toMatchObject({ what: 'refund', paymentResult: 3, processStatus: 4 });
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ payment_result: 3, process_status: 4, pending_adjustment_id: null });
+    expect((await adjustmentsOf(ctx, paid.PaymentGuid)).find((a) => a.id === claim)).toMatchObject({ status: 'failed', transaction_id: null, response_code: '99' });
+
+    expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: 'Again' })).json()).toMatchObject({ Successful: true, PaymentResult: 5 });
+  });
+
+  it('a declined void leaves the payment as it was', async () => {
+    const paid = await makePayment(ctx);
+    const claim = await strandedAdjustment('void', paid.PaymentGuid);
+    expect(await ctx.services.pendingPayments.resolve(claim, { kind: 'declined' })).toMatchObject({ what: 'void', paymentResult: 3, processStatus: 2 });
+    expect((await adjustmentsOf(ctx, paid.PaymentGuid)).find((a) => a.id === claim)).toMatchObject({ status: 'declined', transaction_id: null, response_code: '12' });
+    await expect(ctx.services.pendingPayments.resolve('00000000-0000-4000-8000-000000000001', { kind: 'declined' })).rejects.toThrow(/No payment, refund or void/);
   });
 });

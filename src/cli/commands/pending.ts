@@ -1,8 +1,8 @@
 import { formatCents } from '../../domain/money.ts';
-import type { ProcessorOutcome } from '../../services/pending-payments.ts';
+import type { ProcessorOutcome } from '../../services/processor-outcome.ts';
 import { type Command, UsageError, requiredPositional } from '../command.ts';
 
-const RESOLVE_USAGE = 'pending resolve <PaymentGuid> (--approved --transaction-id <id> [--auth-code <code>] | --declined | --not-processed)';
+const RESOLVE_USAGE = 'pending resolve <PaymentGuid or refund/void id> (--approved --transaction-id <id> [--auth-code <code>] | --declined | --not-processed)';
 /** Younger pending payments may still be waiting for their processor's answer. */
 const DEFAULT_MINUTES = 15;
 
@@ -30,38 +30,51 @@ function outcome(values: Record<string, unknown>): ProcessorOutcome {
 export const pendingCommands: Command[] = [
   {
     name: 'pending list',
-    summary: `list payments whose outcome is unknown (still Pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code 1 when there are any`,
+    summary: `list payments, refunds and voids whose outcome is unknown (still pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code 1 when there are any`,
     usage: 'pending list [--older-than <minutes>]',
     options: { 'older-than': { type: 'string' } },
     async run(ctx, { values }) {
       const olderThan = minutes(values['older-than'], this.usage);
       const { pendingPayments } = await ctx.services();
       const found = await pendingPayments.list(olderThan);
-      if (ctx.json) ctx.out(JSON.stringify(found.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() }))));
-      else if (found.length === 0) ctx.out(`No payment has been pending for ${olderThan} minutes or more.`);
+      const count = found.payments.length + found.adjustments.length;
+      if (ctx.json) {
+        ctx.out(
+          JSON.stringify({
+            payments: found.payments.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+            refundsAndVoids: found.adjustments.map((a) => ({ ...a, requestedAt: a.requestedAt.toISOString() })),
+          }),
+        );
+      } else if (count === 0) ctx.out(`Nothing has been pending for ${olderThan} minutes or more.`);
       else {
-        ctx.out(`${found.length} payment(s) pending for ${olderThan} minutes or more: look each up in its processor's records (reference: the PaymentGuid), then run payments ${RESOLVE_USAGE}`);
-        for (const p of found) {
+        ctx.out(`Pending for ${olderThan} minutes or more: look each up in its processor's records, then run payments ${RESOLVE_USAGE}`);
+        if (found.payments.length > 0) ctx.out(`${found.payments.length} payment(s) (reference at the processor: the PaymentGuid):`);
+        for (const p of found.payments) {
           const recurring = p.recurringProfileId ? `  recurring ${p.recurringProfileId} bill date ${p.billDate}` : '';
           ctx.out(`  ${p.paymentGuid}  ${p.createdAt.toISOString()}  ${p.method} ${formatCents(p.amountCents)} ${p.currency ?? ''}  ${p.partnerName} via ${p.processorName} (${p.adapter})${p.tranId ? `  TranId ${p.tranId}` : ''}${recurring}`);
         }
+        if (found.adjustments.length > 0) ctx.out(`${found.adjustments.length} refund(s) or void(s) (reference at the processor: their id):`);
+        for (const a of found.adjustments) {
+          ctx.out(`  ${a.adjustmentId}  ${a.requestedAt.toISOString()}  ${a.kind} of payment ${a.paymentGuid} (TransactionId ${a.originalTransactionId ?? '-'}) ${formatCents(a.amountCents)} ${a.currency ?? ''}  ${a.partnerName}`);
+        }
       }
       // Monitoring can alert on the exit code.
-      return found.length > 0 ? 1 : 0;
+      return count > 0 ? 1 : 0;
     },
   },
   {
     name: 'pending resolve',
-    summary: "record what the processor's records say about a pending payment: approved (with its transaction id), declined, or not processed",
+    summary: "record what the processor's records say about a pending payment, refund or void: approved (with its transaction id), declined, or not processed",
     usage: RESOLVE_USAGE,
     options: { approved: { type: 'boolean' }, declined: { type: 'boolean' }, 'not-processed': { type: 'boolean' }, 'transaction-id': { type: 'string' }, 'auth-code': { type: 'string' } },
     async run(ctx, { values, positionals }) {
-      const guid = requiredPositional(positionals, 0, 'the PaymentGuid', this.usage);
+      const id = requiredPositional(positionals, 0, 'the PaymentGuid or the refund or void id', this.usage);
       const answer = outcome(values);
       const { pendingPayments } = await ctx.services();
-      const result = await pendingPayments.resolve(guid, answer);
-      if (ctx.json) return ctx.out(JSON.stringify({ paymentGuid: guid, outcome: answer.kind, ...result }));
-      ctx.out(`Payment ${guid} recorded as ${answer.kind} (PaymentResult ${result.paymentResult}, ProcessStatus ${result.processStatus}).`);
+      const result = await pendingPayments.resolve(id, answer);
+      if (ctx.json) return ctx.out(JSON.stringify({ id, outcome: answer.kind, ...result }));
+      const what = result.what === 'payment' ? `Payment ${id}` : `The ${result.what} ${id} of payment ${result.paymentGuid}`;
+      ctx.out(`${what} recorded as ${answer.kind}; the payment is now PaymentResult ${result.paymentResult}, ProcessStatus ${result.processStatus}.`);
     },
   },
 ];
