@@ -5,7 +5,7 @@ import { cryptoIds } from '../../src/ids.ts';
 import type { SaleResult } from '../../src/processors/processor.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { seedTestPartner } from '../helpers/context.ts';
+import { cardPaymentInput, seedTestPartner } from '../helpers/context.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
 
@@ -31,16 +31,7 @@ beforeAll(async () => {
     };
     void services.payments.payCard(
       { id: partner.ClientId, name: partner.name, kind: partner.kind },
-      {
-        cardNum: '4242424242424242',
-        expMonth: '12',
-        expYear: '30',
-        nameOnCard: 'Ada Lovelace',
-        email: 'ada@example.org',
-        ipAddress: '203.0.113.9',
-        tranId: 'cli-stranded',
-        lines: [{ transactionSourceGroupId: 1, amountCents: 2500, payFee: false, tipCents: 0, taxCents: 0 }],
-      },
+      cardPaymentInput(2500, { tranId: 'cli-stranded' }),
     );
     await processorAsked;
     [{ id: stranded }] = (await store.sql.query<{ id: string }>("SELECT id FROM payments WHERE tran_id = 'cli-stranded'")) as [{ id: string }];

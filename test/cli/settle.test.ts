@@ -4,7 +4,7 @@ import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { seedTestPartner } from '../helpers/context.ts';
+import { cardPaymentInput, seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
@@ -32,15 +32,7 @@ async function makePayments(start: string, count: number) {
     const partner = await seedTestPartner(services, `Settle CLI partner ${paymentIds.length}`, 'non-profit');
     const auth = { id: partner.ClientId, name: partner.name, kind: partner.kind };
     for (let i = 0; i < count; i++) {
-      const record = await services.payments.payCard(auth, {
-        cardNum: '4242424242424242',
-        expMonth: '12',
-        expYear: '30',
-        nameOnCard: 'Ada Lovelace',
-        email: 'ada@example.org',
-        ipAddress: '203.0.113.9',
-        lines: [{ transactionSourceGroupId: 1, amountCents: 2500, payFee: false, tipCents: 0, taxCents: 0 }],
-      });
+      const record = await services.payments.payCard(auth, cardPaymentInput(2500));
       paymentIds.push(record.payment.id);
       clock.advance(3600_000);
     }

@@ -6,6 +6,7 @@ import { type Config, testConfig } from '../../src/config.ts';
 import { createDemoPartner } from '../../src/demo/seed.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
+import type { CardPaymentInput } from '../../src/services/payment-input.ts';
 import type { Store } from '../../src/store/database.ts';
 import { freshStore } from './store.ts';
 
@@ -90,5 +91,19 @@ export async function createTestContext(
       await app.close();
       await store.close();
     },
+  };
+}
+
+/** A payment service request for one approved card line of `amountCents` (group 1, no fee paid). */
+export function cardPaymentInput(amountCents: number, overrides: Partial<CardPaymentInput> = {}): CardPaymentInput {
+  return {
+    cardNum: '4242424242424242',
+    expMonth: '12',
+    expYear: '30',
+    nameOnCard: 'Ada Lovelace',
+    email: 'ada@example.org',
+    ipAddress: '203.0.113.9',
+    lines: [{ transactionSourceGroupId: 1, amountCents, payFee: false, tipCents: 0, taxCents: 0 }],
+    ...overrides,
   };
 }

@@ -7,7 +7,7 @@ import { ValidationError } from '../../src/services/errors.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openPostgres } from '../../src/store/database.ts';
 import { adjust, makePayment, paymentRow } from '../api/refund-void-fixtures.ts';
-import { type TestContext, createTestContext, seedTestPartner } from '../helpers/context.ts';
+import { type TestContext, cardPaymentInput, createTestContext, seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { freshDatabase } from '../helpers/store.ts';
 
@@ -257,15 +257,7 @@ async function createTestPartnerPayments(services: ReturnType<typeof createServi
   const out = [];
   for (let i = 0; i < count; i++) {
     clock.advance(1000);
-    const record = await services.payments.payCard(auth, {
-      cardNum: '4242424242424242',
-      expMonth: '12',
-      expYear: '30',
-      nameOnCard: 'Ada Lovelace',
-      email: 'ada@example.org',
-      ipAddress: '203.0.113.9',
-      lines: [{ transactionSourceGroupId: 1, amountCents: 1000, payFee: false, tipCents: 0, taxCents: 0 }],
-    });
+    const record = await services.payments.payCard(auth, cardPaymentInput(1000));
     expect(record.payment.successful).toBe(true);
     out.push(record);
   }
