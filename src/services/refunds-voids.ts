@@ -8,7 +8,7 @@ import { type AdjustmentKind, type PaymentState, decide, feeTreatment, stateAfte
 import type { Ids } from '../ids.ts';
 import type { FollowUpResult } from '../processors/processor.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
-import type { Db, DbOrTx } from '../store/database.ts';
+import type { Db, DbOrTx, Tx } from '../store/database.ts';
 import { paymentAdjustments, paymentLines, payments, processors } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import { OperatorInputError } from './partners.ts';
@@ -148,13 +148,15 @@ export class RefundVoidService {
    * `payments pending resolve`). Only a claim still held is completed.
    */
   async resolveClaim(adjustmentId: string, outcome: ProcessorOutcome): Promise<AdjustmentOutcome & { kind: AdjustmentKind }> {
-    const held = await this.#db.transaction(async (tx) => {
+    // One transaction, rows locked from the check to the record: two resolutions cannot both complete it.
+    return this.#db.transaction(async (tx) => {
       const [adjustment] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId)).for('update');
       if (!adjustment) throw new NotFoundError(`No refund or void ${adjustmentId}.`);
       const [payment] = await tx.select().from(payments).where(eq(payments.id, adjustment.paymentId)).for('update');
       if (adjustment.status !== 'pending' || payment?.pendingAdjustmentId !== adjustmentId) {
         throw new OperatorInputError(`${adjustment.kind} ${adjustmentId} is not pending (${adjustment.status}): its outcome is already recorded`);
       }
+      const kind = adjustment.kind as AdjustmentKind;
       const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
       const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
       const claim: Extract<Claim, { refused: false }> = {
@@ -165,18 +167,16 @@ export class RefundVoidService {
         adapter: processor!.adapter,
         lines: lines.map((l) => l.fees as unknown as FeeBreakdown),
       };
-      return { kind: adjustment.kind as AdjustmentKind, claim };
+      if (outcome.kind === 'not-processed') {
+        const message = `Processing error: the processor has no record of this ${kind}. It was not processed and nothing was changed; try again.`;
+        return { kind, ...(await this.#complete(kind, claim, undefined, { unansweredMessage: message, tx })) };
+      }
+      const answer: FollowUpResult =
+        outcome.kind === 'approved'
+          ? { approved: true, responseCode: ResponseCode.Approved, message: kind === 'void' ? 'Void approved' : 'Refund approved', processorMessage: `Approved (${BY_OPERATOR})`, transactionId: outcome.transactionId }
+          : { approved: false, responseCode: ResponseCode.Declined, message: 'Declined', processorMessage: `Declined (${BY_OPERATOR})`, transactionId: '' };
+      return { kind, ...(await this.#complete(kind, claim, answer, { tx })) };
     });
-    const { kind, claim } = held;
-    if (outcome.kind === 'not-processed') {
-      const message = `Processing error: the processor has no record of this ${kind}. It was not processed and nothing was changed; try again.`;
-      return { kind, ...(await this.#complete(kind, claim, undefined, message)) };
-    }
-    const answer: FollowUpResult =
-      outcome.kind === 'approved'
-        ? { approved: true, responseCode: ResponseCode.Approved, message: kind === 'void' ? 'Void approved' : 'Refund approved', processorMessage: `Approved (${BY_OPERATOR})`, transactionId: outcome.transactionId }
-        : { approved: false, responseCode: ResponseCode.Declined, message: 'Declined', processorMessage: `Declined (${BY_OPERATOR})`, transactionId: '' };
-    return { kind, ...(await this.#complete(kind, claim, answer)) };
   }
 
   async #adjust(kind: AdjustmentKind, partner: AuthenticatedPartner, input: AdjustmentInput, meta: AdjustmentRequestMeta): Promise<AdjustmentOutcome> {
@@ -276,12 +276,14 @@ export class RefundVoidService {
     kind: AdjustmentKind,
     claim: Extract<Claim, { refused: false }>,
     answer: FollowUpResult | undefined,
-    unansweredMessage = `Processing error: the processor could not be reached. The ${kind} was not processed and nothing was changed; try again.`,
+    options: { unansweredMessage?: string; tx?: Tx } = {},
   ): Promise<AdjustmentOutcome> {
     const { payment, adjustmentId, rail } = claim;
     const now = this.#clock.now();
     const approved = answer?.approved === true;
-    return this.#db.transaction(async (tx) => {
+    const unansweredMessage = options.unansweredMessage ?? `Processing error: the processor could not be reached. The ${kind} was not processed and nothing was changed; try again.`;
+    // Inside the caller's transaction when there is one (a savepoint), else a transaction of its own.
+    return (options.tx ?? this.#db).transaction(async (tx) => {
       const ours = and(eq(payments.id, payment.id), eq(payments.pendingAdjustmentId, adjustmentId));
       if (approved) {
         const after = stateAfter(kind, rail);

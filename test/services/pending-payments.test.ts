@@ -141,6 +141,22 @@ describe('refunds and voids left in flight by a stop between the processor call 
     expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: 'Again' })).json()).toMatchObject({ Successful: true, PaymentResult: 5 });
   });
 
+  it('two resolutions at once: exactly one is recorded', async () => {
+    const paid = await makePayment(ctx);
+    const claim = await strandedAdjustment('void', paid.PaymentGuid);
+    const results = await Promise.allSettled([
+      ctx.services.pendingPayments.resolve(claim, { kind: 'approved', transactionId: 'BANK-VOID-RACE' }),
+      ctx.services.pendingPayments.resolve(claim, { kind: 'declined' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.objectContaining({ message: expect.stringMatching(/not pending/) }) });
+    const [record] = (await adjustmentsOf(ctx, paid.PaymentGuid)).filter((a) => a.id === claim);
+    const won = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ paymentResult: number }>).value;
+    // The payment and the record agree with the resolution that won.
+    expect((await paymentRow(ctx, paid.PaymentGuid)).payment_result).toBe(won.paymentResult);
+    expect(record!.status).toBe(won.paymentResult === 6 ? 'approved' : 'declined');
+  });
+
   it('a declined void leaves the payment as it was', async () => {
     const paid = await makePayment(ctx);
     const claim = await strandedAdjustment('void', paid.PaymentGuid);
