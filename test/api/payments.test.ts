@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices } from '../../src/services/index.ts';
-import { openPostgres } from '../../src/store/database.ts';
+import { openPostgres, openStore } from '../../src/store/database.ts';
 import { type TestContext, createTestContext, seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { type Body, ach } from './refund-void-fixtures.ts';
-import { freshDatabase } from '../helpers/store.ts';
+import { type RunningService, startService } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -479,32 +479,44 @@ describe('duplicate checking', () => {
 });
 
 describe('duplicate checking across server processes', () => {
-  it.skipIf(!testDatabaseUrl())('processes exactly one payment when two servers (two connection pools) race on one new TranId', async () => {
-    const db = await freshDatabase(testDatabaseUrl()!);
-    const stores = [openPostgres(db.url, 8), openPostgres(db.url, 8)];
-    const clock = new ManualClock();
-    try {
-      const [one, two] = stores.map((store) => createServices({ store, clock, ids: cryptoIds, config: testConfig() }));
-      const partner = await seedTestPartner(one!, 'Two servers', 'non-profit');
-      const apps = await Promise.all([one!, two!].map((services) => buildApp({ services, logLevel: 'silent' })));
-      const tokens = await Promise.all([one!, two!].map((s) => s.sessions.createSession(partner.ClientId, partner.ClientSecret)));
-      const tranId = newTranId();
-      const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) =>
-          apps[i % 2]!.inject({ method: 'POST', url: '/api/payment', headers: { AccessToken: tokens[i % 2]!.token }, payload: card({ TranId: tranId }) }),
-        ),
-      );
-      const bodies = results.map((r) => r.json());
-      expect(bodies.filter((b) => b.Successful)).toHaveLength(1);
-      expect(bodies.filter((b) => b.ResponseCode === '-100')).toHaveLength(15);
-      const rows = await stores[1]!.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments WHERE tran_id = $1 AND transaction_id IS NOT NULL', [tranId]);
-      expect(Number(rows[0]!.n)).toBe(1);
-      for (const app of apps) await app.close();
-    } finally {
-      for (const s of stores) await s.close();
-      await db.drop();
-    }
-  });
+  it.skipIf(!testDatabaseUrl())(
+    'processes exactly one payment when two server processes on one PostgreSQL database race on one new TranId',
+    { timeout: 120_000 },
+    async () => {
+      const { env, cleanup } = await processStore('two-servers');
+      const servers: RunningService[] = [];
+      try {
+        // The partner, written into the shared database before the servers start.
+        const store = await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
+        const partner = await seedTestPartner(createServices({ store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() }), 'Two servers', 'non-profit');
+        await store.close();
+        servers.push(...(await Promise.all([1, 2].map(() => startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off' })))));
+        const post = (server: RunningService, path: string, body: unknown, headers: Record<string, string> = {}) =>
+          fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+        const tokens = await Promise.all(
+          servers.map(async (server) => ((await (await post(server, '/api/ClientSession', { ClientId: partner.ClientId, ClientSecret: partner.ClientSecret })).json()) as { Token: string }).Token),
+        );
+        const tranId = newTranId();
+        const responses = await Promise.all(
+          Array.from({ length: 16 }, (_, i) => post(servers[i % 2]!, '/api/payment', card({ TranId: tranId }), { AccessToken: tokens[i % 2]! })),
+        );
+        expect(responses.map((r) => r.status)).toEqual(Array(16).fill(201));
+        const bodies = (await Promise.all(responses.map((r) => r.json()))) as { Successful: boolean; ResponseCode: string }[];
+        expect(bodies.filter((b) => b.Successful)).toHaveLength(1);
+        expect(bodies.filter((b) => b.ResponseCode === '-100')).toHaveLength(15);
+        const check = openPostgres(env.DATABASE_URL!, 1);
+        try {
+          const rows = await check.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments WHERE tran_id = $1 AND transaction_id IS NOT NULL', [tranId]);
+          expect(Number(rows[0]!.n)).toBe(1);
+        } finally {
+          await check.close();
+        }
+      } finally {
+        for (const server of servers) await server.stop();
+        await cleanup();
+      }
+    },
+  );
 });
 
 describe('secrets', () => {
