@@ -1,19 +1,12 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { CharityRecord } from '../domain/charities/charity.ts';
 import type { SqlClient } from '../store/database.ts';
+import type { FileLine } from './charity-import-reader.ts';
 import { CHARITY_COLUMNS } from './charity-import-writer.ts';
-
-/** COPY's text format: tab-separated, \N for null, backslash escapes. */
-function copyValue(value: string | boolean | null): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  return /[\\\t\n\r]/.test(value)
-    ? value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
-    : value;
-}
+import type { ParseReply, ParseRequest } from './charity-parse-worker.ts';
 
 /**
  * The first load of an empty directory on PostgreSQL: rows stream into the table through
@@ -37,10 +30,9 @@ export class CopySink {
     return new CopySink(client.query(copyFrom(`COPY charities (${columns}) FROM STDIN`)));
   }
 
-  async write(records: CharityRecord[]): Promise<void> {
+  /** Rows as COPY text (charity-copy-text.ts). */
+  async write(text: string): Promise<void> {
     if (this.#error) throw this.#error;
-    let text = '';
-    for (const r of records) text += CHARITY_COLUMNS.map(([, , value]) => copyValue(value(r))).join('\t') + '\n';
     // Back pressure: memory holds what PostgreSQL has not taken yet, one batch at most.
     if (!this.#stream.write(text)) await once(this.#stream, 'drain');
   }
@@ -63,3 +55,48 @@ export function sqlOf(client: pg.Client): SqlClient {
 }
 
 export const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
+type BatchReply = Extract<ParseReply, { copyText: string }>;
+
+/**
+ * The parsing thread of a COPY load (charity-parse-worker.ts): batches of lines go in, COPY
+ * text comes back in the same order.
+ */
+export class ParserThread {
+  readonly #worker: Worker;
+  readonly #waiting: { resolve: (reply: ParseReply) => void; reject: (err: Error) => void }[] = [];
+
+  constructor(header: string) {
+    this.#worker = new Worker(new URL('./charity-parse-worker.ts', import.meta.url), { workerData: { header } });
+    this.#worker.on('message', (reply: ParseReply) => this.#waiting.shift()?.resolve(reply));
+    const fail = (err: Error) => {
+      for (const w of this.#waiting.splice(0)) w.reject(err);
+    };
+    this.#worker.on('error', fail);
+    this.#worker.on('exit', (code) => fail(new Error(`the parsing thread stopped (exit code ${code})`)));
+  }
+
+  #ask(request: ParseRequest): Promise<ParseReply> {
+    return new Promise<ParseReply>((resolve, reject) => {
+      this.#waiting.push({ resolve, reject });
+      this.#worker.postMessage(request);
+    }).then((reply) => {
+      if ('failed' in reply) throw new Error(`parsing failed: ${reply.failed}`);
+      return reply;
+    });
+  }
+
+  async parse(lines: FileLine[]): Promise<BatchReply> {
+    return (await this.#ask({ lines })) as BatchReply;
+  }
+
+  /** Every name word of the rows parsed, once each. */
+  async words(): Promise<string[]> {
+    return ((await this.#ask({ done: true })) as { words: string[] }).words;
+  }
+
+  async close(): Promise<void> {
+    this.#worker.removeAllListeners('exit');
+    await this.#worker.terminate();
+  }
+}

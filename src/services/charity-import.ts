@@ -5,7 +5,7 @@ import { detectFormat } from '../domain/charities/file-format.ts';
 import type { RowFormat } from '../domain/charities/row-format.ts';
 import pg from 'pg';
 import type { SqlClient, Store } from '../store/database.ts';
-import { CopySink, isUniqueViolation, sqlOf } from './charity-import-copy.ts';
+import { CopySink, ParserThread, isUniqueViolation, sqlOf } from './charity-import-copy.ts';
 import { readLines } from './charity-import-reader.ts';
 import { CharityWriter } from './charity-import-writer.ts';
 import { OperatorInputError } from './partners.ts';
@@ -46,12 +46,13 @@ export interface ImportProgress {
 const CHARITY_IMPORT_LOCK = 727_008;
 /** Rejections listed per file; beyond this they are counted only (memory stays bounded). */
 export const MAX_LISTED_REJECTIONS = 1000;
+/** Threads that parse a COPY load: with two, parsing kept up with PostgreSQL on two cores. */
+const PARSER_THREADS = 2;
 /** Rows per statement: large enough to amortize a round trip, small enough to stream. */
 const DEFAULT_BATCH_SIZE = 2000;
 /** The words already sent in this import; cleared when it grows past this (it is only a cache). */
 const MAX_KNOWN_WORDS = 500_000;
 /** Rows per COPY chunk (the first load on PostgreSQL). */
-const COPY_BATCH_SIZE = 5000;
 
 /** Statistics, the name index's word frequencies included (they steer the planner's choices). */
 const ANALYZE = 'ANALYZE charities; ANALYZE charity_words';
@@ -170,13 +171,9 @@ export class CharityImportService {
           // the end costs a fraction of 1.9 million random inserts. A duplicate CharityId then
           // shows as a unique violation when the key is built.
           const withoutKey = await writer.dropPrimaryKeyUnlessReferenced();
-          const words = new Set<string>();
           const sink = CopySink.open(client!);
-          files = await this.#load(plan, options, COPY_BATCH_SIZE, async (records, report) => {
-            for (const r of records) for (const w of r.searchName.split(' ')) if (w) words.add(w);
-            await sink.write(records);
-            report.inserted += records.length;
-          });
+          let words: Set<string>;
+          ({ files, words } = await this.#copyFiles(plan, options, sink));
           await sink.finish();
           if (withoutKey) await writer.addPrimaryKey();
           const all = [...words];
@@ -218,6 +215,54 @@ export class CharityImportService {
       });
     }
     return files;
+  }
+
+  /**
+   * The COPY path: each file's lines are parsed on PARSER_THREADS other threads
+   * (charity-parse-worker.ts), batch by batch in turn, while this one reads ahead and streams
+   * the COPY text in file order; two batches per thread in flight at most (memory stays a few
+   * chunks). Parsing, not PostgreSQL, bounded a single-threaded load. Rows are counted as
+   * inserted: COPY takes all of them or fails.
+   */
+  async #copyFiles(plan: Plan, options: ImportOptions, sink: CopySink): Promise<{ files: ImportFileReport[]; words: Set<string> }> {
+    const bytesTotal = plan.reduce((sum, p) => sum + p.size, 0);
+    let bytesDone = 0;
+    const files: ImportFileReport[] = [];
+    const words = new Set<string>();
+    for (const { path, format } of plan) {
+      const report: ImportFileReport = { file: basename(path), format: format.label, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
+      files.push(report);
+      const header = await headerLine(path);
+      const parsers = Array.from({ length: PARSER_THREADS }, () => new ParserThread(header));
+      try {
+        const take = async (reply: Awaited<ReturnType<ParserThread['parse']>>) => {
+          report.read += reply.read;
+          report.rejected += reply.rejected;
+          report.inserted += reply.rows;
+          for (const r of reply.rejections) if (report.rejections.length < MAX_LISTED_REJECTIONS) report.rejections.push(r);
+          await sink.write(reply.copyText);
+        };
+        const inFlight: ReturnType<ParserThread['parse']>[] = [];
+        let batchNo = 0;
+        const lines = readLines(path, (bytes) => {
+          bytesDone += bytes;
+          options.onProgress?.({ file: report.file, bytesDone, bytesTotal, rowsRead: report.read });
+        });
+        for await (const batch of lines) {
+          const parsed = parsers[batchNo % parsers.length]!.parse(batchNo === 0 ? batch.slice(1) : batch);
+          batchNo++;
+          // Awaited in turn below; this only keeps a failure of a later batch from going unhandled.
+          parsed.catch(() => {});
+          inFlight.push(parsed);
+          if (inFlight.length >= 2 * parsers.length) await take(await inFlight.shift()!);
+        }
+        while (inFlight.length > 0) await take(await inFlight.shift()!);
+        for (const parser of parsers) for (const w of await parser.words()) words.add(w);
+      } finally {
+        await Promise.all(parsers.map((p) => p.close()));
+      }
+    }
+    return { files, words };
   }
 
   async #importFile(path: string, format: RowFormat, report: ImportFileReport, batchSize: number, sink: Sink, onBytes: (bytes: number) => void): Promise<void> {

@@ -242,6 +242,18 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
     expect(redCross?.results[0]?.id).toBe(charityId('IRS', '530196605'));
   });
 
+  it('keeps file order and line numbers of rejected rows across the parsing threads', async () => {
+    // DC is 2.6 MB: three 1 MiB batches, parsed on two threads.
+    const lines = readFileSync(sample('irs-eo-bmf-DC.csv'), 'utf8').split('\r\n');
+    for (const n of [100, 7_000, 14_000]) lines[n - 1] = lines[n - 1]!.split(',').slice(0, 20).join(',');
+    const file = join(dir, 'eo_dc_corrupted.csv');
+    writeFileSync(file, lines.join('\r\n'));
+    const { report, copies } = await load([file]);
+    expect(copies).toBe(1);
+    expect(report.totals).toMatchObject({ read: 14_121, inserted: 14_118, rejected: 3 });
+    expect(report.files[0]!.rejections).toEqual([100, 7_000, 14_000].map((line) => ({ line, reason: '20 fields instead of 28' })));
+  });
+
   it('starts over with upserts when a charity appears twice across the files', async () => {
     const dc = readFileSync(sample('irs-eo-bmf-DC.csv'), 'utf8').split('\r\n');
     const again = join(dir, 'eo_dc_red_cross_again.csv');
