@@ -58,6 +58,8 @@ export const isUniqueViolation = (err: unknown) => (err as { code?: string } | n
 
 type BatchReply = Extract<ParseReply, { copyText: string }>;
 
+const PARSER_YOUNG_GENERATION_MB = 16;
+
 /**
  * The parsing thread of a COPY load (charity-parse-worker.ts): batches of lines go in, COPY
  * text comes back in the same order.
@@ -67,7 +69,12 @@ export class ParserThread {
   readonly #waiting: { resolve: (reply: ParseReply) => void; reject: (err: Error) => void }[] = [];
 
   constructor(header: string) {
-    this.#worker = new Worker(new URL('./charity-parse-worker.ts', import.meta.url), { workerData: { header } });
+    this.#worker = new Worker(new URL('./charity-parse-worker.ts', import.meta.url), {
+      workerData: { header },
+      // A batch at a time and the name vocabulary: V8's default young generation would let each
+      // thread reserve far more than that.
+      resourceLimits: { maxYoungGenerationSizeMb: PARSER_YOUNG_GENERATION_MB },
+    });
     this.#worker.on('message', (reply: ParseReply) => this.#waiting.shift()?.resolve(reply));
     const fail = (err: Error) => {
       for (const w of this.#waiting.splice(0)) w.reject(err);
