@@ -100,6 +100,42 @@ describe('payments billing', { timeout: 180_000 }, () => {
     }
   });
 
+  it.skipIf(!testDatabaseUrl())('two runs in two processes at once on PostgreSQL charge every due profile exactly once', async () => {
+    // 100 more profiles, due on a day of their own; a processor latency makes the runs overlap.
+    const day = addDays(billDate, 2);
+    const store = await open();
+    let ids: string[];
+    try {
+      const services = createServices({ store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey: env.VAULT_KEY, dataDir: env.DATA_DIR }) });
+      const partner = await seedTestPartner(services, 'CLI Billing Partner, two runs', 'non-profit');
+      const who = { id: partner.ClientId, name: partner.name, kind: 'non-profit' as const };
+      const token = await services.tokens.tokenizeCard(partner.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '35', source: 'api' });
+      ids = [];
+      for (let i = 0; i < 100; i++) {
+        ids.push((await services.recurringProfiles.create(who, { tokenRef: token.id, amountCents: 1000 + i, startDate: today, nextBillDate: day, frequency: 'Monthly' })).id);
+      }
+    } finally {
+      await store.close();
+    }
+    const run = () => runCliProcess(['billing', 'run', '--as-of', day, '--concurrency', '2', '--batch-size', '5', '--json'], { ...env, SIMULATOR_LATENCY_MS: '20' });
+    const [one, two] = await Promise.all([run(), run()]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const summaries = [JSON.parse(one.stdout), JSON.parse(two.stdout)];
+    // Both processes charged some (the leases split the work), none twice.
+    expect(Math.min(...summaries.map((s) => s.approved))).toBeGreaterThan(0);
+    const check = await open();
+    try {
+      const rows = await check.sql.query<{ recurring_profile_id: string; n: number | string; ok: number | string }>(
+        'SELECT recurring_profile_id, count(*) AS n, count(*) FILTER (WHERE successful) AS ok FROM payments WHERE recurring_profile_id = ANY($1::uuid[]) GROUP BY 1',
+        [ids],
+      );
+      expect(rows).toHaveLength(100);
+      expect(rows.every((r) => Number(r.n) === 1 && Number(r.ok) === 1)).toBe(true);
+    } finally {
+      await check.close();
+    }
+  });
+
   it('refuses a malformed --as-of', async () => {
     const res = await cli('billing', 'run', '--as-of', '2026-02-30');
     expect(res.code).toBe(2);
