@@ -2,13 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { SERVER_NODE_FLAGS } from '../../test/helpers/process.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-/** The Node.js flags `npm start` runs the service with: benchmark servers run with the same. */
-export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
 
 export interface BenchServer {
   url: string;

@@ -47,8 +47,8 @@ const MAX_SIMILAR_WORDS = 8;
  */
 export const MAX_NAME_MATCHES = 200;
 /**
- * The search's queries come in a bounded set of shapes (one per combination of criteria, sort
- * and number of name words), so they are prepared: planning cost more than running an EIN lookup.
+ * EIN lookups are prepared (their query comes in a few shapes: criteria and sort): planning cost
+ * more than running one. Name searches are not: preparing them made no difference.
  */
 const PREPARED = { prepare: true } as const;
 /** Trigram similarity is meaningless on very short words: they are matched as prefixes only. */

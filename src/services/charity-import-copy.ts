@@ -67,6 +67,7 @@ const PARSER_YOUNG_GENERATION_MB = 16;
 export class ParserThread {
   readonly #worker: Worker;
   readonly #waiting: { resolve: (reply: ParseReply) => void; reject: (err: Error) => void }[] = [];
+  #dead: Error | undefined;
 
   constructor(header: string) {
     this.#worker = new Worker(new URL('./charity-parse-worker.ts', import.meta.url), {
@@ -77,6 +78,7 @@ export class ParserThread {
     });
     this.#worker.on('message', (reply: ParseReply) => this.#waiting.shift()?.resolve(reply));
     const fail = (err: Error) => {
+      this.#dead ??= err;
       for (const w of this.#waiting.splice(0)) w.reject(err);
     };
     this.#worker.on('error', fail);
@@ -84,6 +86,8 @@ export class ParserThread {
   }
 
   #ask(request: ParseRequest): Promise<ParseReply> {
+    // A thread that died with nothing asked of it would never answer.
+    if (this.#dead) return Promise.reject(this.#dead);
     return new Promise<ParseReply>((resolve, reject) => {
       this.#waiting.push({ resolve, reject });
       this.#worker.postMessage(request);

@@ -52,16 +52,25 @@ const UPDATE_SQL = new Map<string, string>();
 const PREPARED = { prepare: true } as const;
 
 /**
- * Updates columns of one payment and returns the whole row, as fixed SQL text per set of columns
- * (built once each): the query builder's cost per statement showed in the payment benchmark.
+ * The columns a completion returns, named: a prepared statement that returned `*` would fail for
+ * good ("cached plan must not change result type") once a migration adds a column to payments
+ * while this process runs.
  */
-async function updatePayment(sql: SqlClient, id: string, changes: Partial<PaymentInsert>): Promise<PaymentRow> {
+const RETURNED_COLUMNS = [...COLUMN_BY_NAME.keys()].join(', ');
+
+/**
+ * Records the processor's answer on a payment still Pending (or Processing) and returns the whole
+ * row; undefined when it is no longer pending (an operator resolved it meanwhile with `payments
+ * pending resolve`). Fixed SQL text per set of columns (built once each): the query builder's
+ * cost per statement showed in the payment benchmark.
+ */
+async function completePayment(sql: SqlClient, id: string, changes: Partial<PaymentInsert>): Promise<PaymentRow | undefined> {
   const keys = Object.keys(changes).filter((k) => changes[k as keyof PaymentInsert] !== undefined) as (keyof PaymentInsert)[];
   const signature = keys.join(',');
   let text = UPDATE_SQL.get(signature);
   if (!text) {
     const sets = keys.map((k, i) => `${COLUMN_BY_KEY.get(k)!.name} = $${i + 2}`).join(', ');
-    text = `UPDATE payments SET ${sets} WHERE id = $1 RETURNING *`;
+    text = `UPDATE payments SET ${sets} WHERE id = $1 AND payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing}) RETURNING ${RETURNED_COLUMNS}`;
     UPDATE_SQL.set(signature, text);
   }
   const params = keys.map((k) => {
@@ -69,7 +78,7 @@ async function updatePayment(sql: SqlClient, id: string, changes: Partial<Paymen
     return value === null ? null : COLUMN_BY_KEY.get(k)!.mapToDriverValue(value);
   });
   const [row] = await sql.query<Record<string, unknown>>(text, [id, ...params], PREPARED);
-  if (!row) throw new Error(`payment ${id} vanished before it was completed`);
+  if (!row) return undefined;
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(row)) {
     const entry = COLUMN_BY_NAME.get(name);
@@ -538,17 +547,19 @@ export class PaymentService {
         };
     const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
     if (existing) Object.assign(update, tokenColumns(existing));
-    let saved: PaymentRow;
+    let completed: PaymentRow | undefined;
     try {
       // The processor's answer is written first, on its own: nothing after the sale may turn an
       // approved charge into an error for the caller.
-      saved = await updatePayment(this.#sql, pending.id, update);
+      completed = await completePayment(this.#sql, pending.id, update);
     } catch (err) {
       // The answer cannot be recorded: take the charge back rather than leave money taken
       // without a record the partner can see (best effort; the Pending row shows what happened).
       if (approved && sale) await this.#reverse(adapter, pending, sale, instrument);
       throw err;
     }
+    if (!completed) return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
+    let saved = completed;
     if (approved && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
       saved = await this.#storeToken(partner, saved, instrument, input);
     }
@@ -572,6 +583,29 @@ export class PaymentService {
       this.#log?.warn({ errorName: (err as Error)?.name, paymentGuid: saved.id }, 'approved payment kept without the token it asked for');
       return saved;
     }
+  }
+
+  /**
+   * The processor answered after an operator had already recorded this payment's outcome
+   * (`payments pending resolve`). The record stands and is what the caller gets. A charge the
+   * record says did not happen is taken back; a record of a charge the processor declined is
+   * logged for the operator to look at again.
+   */
+  async #resolvedMeanwhile(
+    partner: AuthenticatedPartner,
+    pending: PaymentInsert,
+    sale: SaleResult | undefined,
+    adapter: ProcessorAdapter,
+    instrument: Instrument,
+  ): Promise<PaymentRecord> {
+    const recorded = await this.get(partner.id, pending.id);
+    const charged = sale?.approved === true;
+    if (charged && !recorded.payment.successful) {
+      await this.#reverse(adapter, pending, sale, instrument);
+    } else if (!charged && recorded.payment.successful) {
+      this.#log?.error({ paymentGuid: pending.id }, 'payment recorded as approved by an operator, but the processor answered without a charge: check it again');
+    }
+    return recorded;
   }
 
   /** Voids an approved sale whose outcome could not be recorded. */

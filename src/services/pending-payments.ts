@@ -3,7 +3,7 @@ import { PaymentResult, ProcessStatus, ResponseCode } from '../domain/payment-st
 import type { SqlClient } from '../store/database.ts';
 import { NotFoundError } from './errors.ts';
 import { OperatorInputError } from './partners.ts';
-import { BY_OPERATOR, type ProcessorOutcome, checkOutcome } from './processor-outcome.ts';
+import { BY_OPERATOR, type ProcessorOutcome, UNKNOWN_AFTER_MINUTES, checkOutcome, tooYoung } from './processor-outcome.ts';
 import type { RefundVoidService } from './refunds-voids.ts';
 
 /**
@@ -72,7 +72,7 @@ ORDER BY a.requested_at, a.id`;
 const RESOLVE_SQL = `
 UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, message = $5, processor_message = $6,
        successful = $7, payment_result = $8, process_status = $9, processed_at = $10
-WHERE id = $1 AND ${STILL_PENDING}
+WHERE id = $1 AND ${STILL_PENDING} AND created_at <= $11
 RETURNING id`;
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -152,18 +152,21 @@ export class PendingPaymentService {
    * Records the processor's answer for a pending payment (by its PaymentGuid), or for a refund or
    * void in flight (by its id), as the request would have had it.
    */
-  async resolve(id: string, outcome: ProcessorOutcome): Promise<Resolution> {
+  async resolve(id: string, outcome: ProcessorOutcome, options: { force?: boolean } = {}): Promise<Resolution> {
     if (!GUID.test(id)) throw new OperatorInputError(`"${id}" is not a PaymentGuid nor the id of a refund or void`);
     checkOutcome(outcome);
+    // Younger ones may still be waiting for their answer, unless the operator knows better.
+    const startedBefore = options.force ? new Date(8.64e15) : new Date(this.#clock.now().getTime() - UNKNOWN_AFTER_MINUTES * 60_000);
     const [isPayment] = await this.#sql.query('SELECT 1 FROM payments WHERE id = $1', [id]);
-    if (isPayment) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome)) };
-    const done = await this.#refundsVoids.resolveClaim(id, outcome).catch((err: unknown) => {
+    if (isPayment) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome, startedBefore)) };
+    if (outcome.kind === 'voided') throw new OperatorInputError('--voided is for a payment, not for a refund or void');
+    const done = await this.#refundsVoids.resolveClaim(id, outcome, startedBefore).catch((err: unknown) => {
       throw err instanceof NotFoundError ? new NotFoundError(`No payment, refund or void ${id}.`) : err;
     });
     return { what: done.kind, paymentGuid: done.paymentGuid, paymentResult: done.paymentResult, processStatus: done.processStatus };
   }
 
-  async #resolvePayment(paymentGuid: string, outcome: ProcessorOutcome): Promise<{ paymentResult: number; processStatus: number }> {
+  async #resolvePayment(paymentGuid: string, outcome: ProcessorOutcome, startedBefore: Date): Promise<{ paymentResult: number; processStatus: number }> {
     const answer = completion(outcome);
     let updated: unknown[];
     try {
@@ -178,6 +181,7 @@ export class PendingPaymentService {
         answer.paymentResult,
         answer.processStatus,
         this.#clock.now().toISOString(),
+        startedBefore.toISOString(),
       ]);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw new OperatorInputError('another payment already has this transaction id');
@@ -185,6 +189,7 @@ export class PendingPaymentService {
     }
     if (updated.length === 0) {
       const [row] = await this.#sql.query<{ payment_result: number }>('SELECT payment_result FROM payments WHERE id = $1', [paymentGuid]);
+      if (row && (row.payment_result === PaymentResult.Pending || row.payment_result === PaymentResult.Processing)) throw tooYoung('payment', paymentGuid);
       throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row?.payment_result}): its outcome is already recorded`);
     }
     return { paymentResult: answer.paymentResult, processStatus: answer.processStatus };
@@ -214,6 +219,17 @@ function completion(outcome: ProcessorOutcome) {
         successful: false,
         paymentResult: PaymentResult.Failed,
         processStatus: ProcessStatus.Rejected,
+      };
+    case 'voided':
+      return {
+        transactionId: outcome.transactionId ?? null,
+        authCode: null,
+        responseCode: ResponseCode.Approved,
+        message: 'Approved, then voided: the approval could not be recorded at the time, so the sale was taken back.',
+        processorMessage: `Voided (${BY_OPERATOR})`,
+        successful: false,
+        paymentResult: PaymentResult.Cancelled,
+        processStatus: ProcessStatus.Cancelled,
       };
     case 'not-processed':
       return {

@@ -12,7 +12,7 @@ import type { Db, DbOrTx, Tx } from '../store/database.ts';
 import { paymentAdjustments, paymentLines, payments, processors } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import { OperatorInputError } from './partners.ts';
-import { BY_OPERATOR, type ProcessorOutcome } from './processor-outcome.ts';
+import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from './processor-outcome.ts';
 import type { PaymentRow } from './payment-record.ts';
 import type { ProcessorService } from './processors.ts';
 import { and, asc, eq } from '../store/drizzle.ts';
@@ -147,15 +147,22 @@ export class RefundVoidService {
    * what the processor's records say, as the request would have (an operator's reconciliation,
    * `payments pending resolve`). Only a claim still held is completed.
    */
-  async resolveClaim(adjustmentId: string, outcome: ProcessorOutcome): Promise<AdjustmentOutcome & { kind: AdjustmentKind }> {
+  async resolveClaim(
+    adjustmentId: string,
+    outcome: Exclude<ProcessorOutcome, { kind: 'voided' }>,
+    requestedBefore: Date,
+  ): Promise<AdjustmentOutcome & { kind: AdjustmentKind }> {
     // One transaction, rows locked from the check to the record: two resolutions cannot both complete it.
     return this.#db.transaction(async (tx) => {
-      const [adjustment] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId)).for('update');
-      if (!adjustment) throw new NotFoundError(`No refund or void ${adjustmentId}.`);
-      const [payment] = await tx.select().from(payments).where(eq(payments.id, adjustment.paymentId)).for('update');
+      // The payment's row first, then the refund's or void's: the order the completion takes them in.
+      const [found] = await tx.select({ paymentId: paymentAdjustments.paymentId }).from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId));
+      if (!found) throw new NotFoundError(`No refund or void ${adjustmentId}.`);
+      const [payment] = await tx.select().from(payments).where(eq(payments.id, found.paymentId)).for('update');
+      const [adjustment] = (await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId)).for('update')) as [Adjustment];
       if (adjustment.status !== 'pending' || payment?.pendingAdjustmentId !== adjustmentId) {
         throw new OperatorInputError(`${adjustment.kind} ${adjustmentId} is not pending (${adjustment.status}): its outcome is already recorded`);
       }
+      if (adjustment.requestedAt > requestedBefore) throw tooYoung(adjustment.kind, adjustmentId);
       const kind = adjustment.kind as AdjustmentKind;
       const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
       const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
@@ -285,6 +292,7 @@ export class RefundVoidService {
     // Inside the caller's transaction when there is one (a savepoint), else a transaction of its own.
     return (options.tx ?? this.#db).transaction(async (tx) => {
       const ours = and(eq(payments.id, payment.id), eq(payments.pendingAdjustmentId, adjustmentId));
+      const stillPending = and(eq(paymentAdjustments.id, adjustmentId), eq(paymentAdjustments.status, 'pending'));
       if (approved) {
         const after = stateAfter(kind, rail);
         const [moved] = await tx
@@ -292,6 +300,7 @@ export class RefundVoidService {
           .set({ paymentResult: after.paymentResult, processStatus: after.processStatus, pendingAdjustmentId: null })
           .where(ours)
           .returning();
+        if (!moved) return this.#recordedMeanwhile(tx, kind, claim, answer);
         await tx
           .update(paymentAdjustments)
           .set({
@@ -306,8 +315,8 @@ export class RefundVoidService {
             feeTreatment: { ...feeTreatment(kind, payment.totalAmountCents, claim.lines) },
             completedAt: after.completesNow ? now : null,
           })
-          .where(eq(paymentAdjustments.id, adjustmentId));
-        return outcomeOf(moved!, adjustmentId, {
+          .where(stillPending);
+        return outcomeOf(moved, adjustmentId, {
           successful: true,
           message: answer.message,
           processorMessage: answer.processorMessage,
@@ -316,6 +325,7 @@ export class RefundVoidService {
         });
       }
       const [released] = await tx.update(payments).set({ pendingAdjustmentId: null }).where(ours).returning();
+      if (!released) return this.#recordedMeanwhile(tx, kind, claim, answer);
       const unreachable = answer === undefined;
       const message = unreachable ? unansweredMessage : answer.message;
       const responseCode = unreachable ? ResponseCode.GeneralError : answer.responseCode;
@@ -331,14 +341,38 @@ export class RefundVoidService {
           paymentResultAfter: payment.paymentResult,
           processStatusAfter: payment.processStatus,
         })
-        .where(eq(paymentAdjustments.id, adjustmentId));
-      return outcomeOf(released ?? payment, adjustmentId, {
+        .where(stillPending);
+      return outcomeOf(released, adjustmentId, {
         successful: false,
         message,
         processorMessage: answer?.processorMessage ?? null,
         transactionId: answer?.transactionId || null,
         responseCode,
       });
+    });
+  }
+
+  /**
+   * The processor answered after an operator had already recorded this refund's or void's outcome
+   * (`payments pending resolve`): the record stands and is what the caller gets. When the two
+   * disagree about whether it went through, the error log says so for the operator.
+   */
+  async #recordedMeanwhile(tx: Tx, kind: AdjustmentKind, claim: Extract<Claim, { refused: false }>, answer: FollowUpResult | undefined): Promise<AdjustmentOutcome> {
+    const [recorded] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, claim.adjustmentId));
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, claim.payment.id));
+    const wentThrough = recorded!.status === 'approved';
+    if (wentThrough !== (answer?.approved === true)) {
+      this.#log?.error(
+        { paymentGuid: claim.payment.id, adjustmentId: claim.adjustmentId, kind, recorded: recorded!.status, processorApproved: answer?.approved === true },
+        'the processor answered after an operator recorded this refund or void, and the two disagree: reconcile it with the processor',
+      );
+    }
+    return outcomeOf(payment!, claim.adjustmentId, {
+      successful: wentThrough,
+      message: recorded!.message ?? '',
+      processorMessage: recorded!.processorMessage,
+      transactionId: recorded!.transactionId,
+      responseCode: recorded!.responseCode ?? ResponseCode.GeneralError,
     });
   }
 }

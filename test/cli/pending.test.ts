@@ -45,10 +45,10 @@ const cli = (...args: string[]) => runCliProcess(['pending', ...args], env);
 
 // Each command is a process that opens the store (PGlite: a second or more, longer under load).
 describe('payments pending', { timeout: 180_000 }, () => {
-  it('lists a payment whose outcome is unknown, with exit code 1 for monitoring', async () => {
+  it('lists a payment whose outcome is unknown, with exit code 3 for monitoring', async () => {
     const res = await cli('list');
     expect(res.stderr).toBe('');
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(3);
     expect(res.stdout).toContain('Pending for 15 minutes or more');
     expect(res.stdout).toContain('1 payment(s) (reference at the processor: the PaymentGuid):');
     expect(res.stdout).toContain(stranded);
@@ -60,7 +60,8 @@ describe('payments pending', { timeout: 180_000 }, () => {
   it('refuses an incomplete or contradictory resolution before opening the store', async () => {
     const none = await cli('resolve', stranded);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/one of --approved, --declined, --not-processed/);
+    expect(none.stderr).toMatch(/one of --approved, --declined, --not-processed, --voided/);
+    expect((await cli('resolve', stranded, '--voided', '--auth-code', 'A1')).code).toBe(2);
     const noId = await cli('resolve', stranded, '--approved');
     expect(noId.code).toBe(2);
     expect(noId.stderr).toMatch(/--transaction-id/);

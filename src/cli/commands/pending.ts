@@ -1,10 +1,12 @@
 import { formatCents } from '../../domain/money.ts';
-import type { ProcessorOutcome } from '../../services/processor-outcome.ts';
+import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../services/processor-outcome.ts';
 import { type Command, UsageError, requiredPositional } from '../command.ts';
 
-const RESOLVE_USAGE = 'pending resolve <PaymentGuid or refund/void id> (--approved --transaction-id <id> [--auth-code <code>] | --declined | --not-processed)';
-/** Younger pending payments may still be waiting for their processor's answer. */
-const DEFAULT_MINUTES = 15;
+const RESOLVE_USAGE =
+  'pending resolve <PaymentGuid or refund/void id> (--approved --transaction-id <id> [--auth-code <code>] | --declined | --not-processed | --voided [--transaction-id <id>]) [--force]';
+const DEFAULT_MINUTES = UNKNOWN_AFTER_MINUTES;
+/** `pending list` found something: an exit code of its own, apart from 1 (the command failed). */
+const FOUND_EXIT_CODE = 3;
 
 function minutes(raw: unknown, usage: string): number {
   if (raw === undefined) return DEFAULT_MINUTES;
@@ -13,24 +15,26 @@ function minutes(raw: unknown, usage: string): number {
 }
 
 function outcome(values: Record<string, unknown>): ProcessorOutcome {
-  const chosen = (['approved', 'declined', 'not-processed'] as const).filter((k) => values[k] === true);
-  if (chosen.length !== 1) throw new UsageError(`say what the processor's records show: one of --approved, --declined, --not-processed\nusage: payments ${RESOLVE_USAGE}`);
+  const chosen = (['approved', 'declined', 'not-processed', 'voided'] as const).filter((k) => values[k] === true);
+  if (chosen.length !== 1) throw new UsageError(`say what the processor's records show: one of --approved, --declined, --not-processed, --voided\nusage: payments ${RESOLVE_USAGE}`);
   const kind = chosen[0]!;
-  const transactionId = values['transaction-id'];
-  const authCode = values['auth-code'];
+  const transactionId = typeof values['transaction-id'] === 'string' ? values['transaction-id'].trim() : undefined;
+  const authCode = typeof values['auth-code'] === 'string' ? values['auth-code'].trim() : undefined;
+  if (authCode !== undefined && kind !== 'approved') throw new UsageError(`--auth-code goes with --approved only\nusage: payments ${RESOLVE_USAGE}`);
+  if (kind === 'voided') return { kind, transactionId };
   if (kind !== 'approved') {
-    if (transactionId !== undefined || authCode !== undefined) throw new UsageError(`--transaction-id and --auth-code go with --approved only\nusage: payments ${RESOLVE_USAGE}`);
+    if (transactionId !== undefined) throw new UsageError(`--transaction-id goes with --approved or --voided only\nusage: payments ${RESOLVE_USAGE}`);
     return { kind };
   }
-  if (typeof transactionId !== 'string' || transactionId.trim() === '') throw new UsageError(`--approved needs the processor's --transaction-id\nusage: payments ${RESOLVE_USAGE}`);
-  return { kind, transactionId: transactionId.trim(), authCode: typeof authCode === 'string' ? authCode.trim() : undefined };
+  if (!transactionId) throw new UsageError(`--approved needs the processor's --transaction-id\nusage: payments ${RESOLVE_USAGE}`);
+  return { kind, transactionId, authCode };
 }
 
 /** Payments left Pending by a stop between the processor call and the record, and their resolution. */
 export const pendingCommands: Command[] = [
   {
     name: 'pending list',
-    summary: `list payments, refunds and voids whose outcome is unknown (still pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code 1 when there are any`,
+    summary: `list payments, refunds and voids whose outcome is unknown (still pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code ${FOUND_EXIT_CODE} when there are any`,
     usage: 'pending list [--older-than <minutes>]',
     options: { 'older-than': { type: 'string' } },
     async run(ctx, { values }) {
@@ -59,19 +63,27 @@ export const pendingCommands: Command[] = [
         }
       }
       // Monitoring can alert on the exit code.
-      return count > 0 ? 1 : 0;
+      return count > 0 ? FOUND_EXIT_CODE : 0;
     },
   },
   {
     name: 'pending resolve',
-    summary: "record what the processor's records say about a pending payment, refund or void: approved (with its transaction id), declined, or not processed",
+    summary: "record what the processor's records say about a pending payment, refund or void: approved (with its transaction id), declined, not processed, or (a payment) approved then voided",
     usage: RESOLVE_USAGE,
-    options: { approved: { type: 'boolean' }, declined: { type: 'boolean' }, 'not-processed': { type: 'boolean' }, 'transaction-id': { type: 'string' }, 'auth-code': { type: 'string' } },
+    options: {
+      approved: { type: 'boolean' },
+      declined: { type: 'boolean' },
+      'not-processed': { type: 'boolean' },
+      voided: { type: 'boolean' },
+      'transaction-id': { type: 'string' },
+      'auth-code': { type: 'string' },
+      force: { type: 'boolean' },
+    },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'the PaymentGuid or the refund or void id', this.usage);
       const answer = outcome(values);
       const { pendingPayments } = await ctx.services();
-      const result = await pendingPayments.resolve(id, answer);
+      const result = await pendingPayments.resolve(id, answer, { force: values.force === true });
       if (ctx.json) return ctx.out(JSON.stringify({ id, outcome: answer.kind, ...result }));
       const what = result.what === 'payment' ? `Payment ${id}` : `The ${result.what} ${id} of payment ${result.paymentGuid}`;
       ctx.out(`${what} recorded as ${answer.kind}; the payment is now PaymentResult ${result.paymentResult}, ProcessStatus ${result.processStatus}.`);
