@@ -51,7 +51,8 @@ function refusalOfEither(p: PaymentState, kind: AdjustmentKind): Decision | unde
   return undefined;
 }
 
-const rail = (p: PaymentState): 'card' | 'ach' => (p.method === 'ach' ? 'ach' : 'card');
+/** The rail a refund or void of a payment goes by. */
+export const rail = (p: Pick<PaymentState, 'method'>): 'card' | 'ach' => (p.method === 'ach' ? 'ach' : 'card');
 
 /** A void applies to an approved payment that has not settled (ProcessStatus 2, Authorized). */
 export function decideVoid(p: PaymentState): Decision {

@@ -64,6 +64,8 @@ interface ImportOptions {
 }
 /** Where parsed rows go: upserted in batches, or streamed by COPY into an empty directory. */
 type Sink = (records: CharityRecord[], report: ImportFileReport) => Promise<void>;
+/** Reads one file into the import, filling its report; `onBytes` reports progress. */
+type FileReader = (path: string, format: RowFormat, report: ImportFileReport, onBytes: (bytes: number) => void) => Promise<void>;
 
 /** The first line of a file, read without reading the file. */
 async function headerLine(path: string): Promise<string> {
@@ -157,7 +159,7 @@ export class CharityImportService {
     const writer = new CharityWriter(sql);
     const [{ empty }] = (await sql.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM charities) AS empty')) as [{ empty: boolean }];
     if (!empty) {
-      const files = await this.#load(plan, options, options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer));
+      const files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer)));
       await writer.refreshGroups();
       return files;
     }
@@ -172,14 +174,14 @@ export class CharityImportService {
           // shows as a unique violation when the key is built.
           const withoutKey = await writer.dropPrimaryKeyUnlessReferenced();
           const sink = CopySink.open(client!);
-          let words: Set<string>;
-          ({ files, words } = await this.#copyFiles(plan, options, sink));
+          const words = new Set<string>();
+          files = await this.#load(plan, options, (path, _format, report, onBytes) => this.#copyFile(path, report, onBytes, sink, words));
           await sink.finish();
           if (withoutKey) await writer.addPrimaryKey();
           const all = [...words];
           for (let i = 0; i < all.length; i += 5000) await writer.addWords(all.slice(i, i + 5000));
         } else {
-          files = await this.#load(plan, options, options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer));
+          files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer)));
         }
         await sql.exec(`SET LOCAL maintenance_work_mem = '512MB'`);
         await writer.createIndexes(dropped);
@@ -201,15 +203,15 @@ export class CharityImportService {
     }
   }
 
-  /** Reads every file of the plan into `sink`, reporting progress; returns one report per file. */
-  async #load(plan: Plan, options: ImportOptions, batchSize: number, sink: Sink): Promise<ImportFileReport[]> {
+  /** Reads every file of the plan with `readFile`, reporting progress; returns one report per file. */
+  async #load(plan: Plan, options: ImportOptions, readFile: FileReader): Promise<ImportFileReport[]> {
     const bytesTotal = plan.reduce((sum, p) => sum + p.size, 0);
     let bytesDone = 0;
     const files: ImportFileReport[] = [];
     for (const { path, format } of plan) {
       const report: ImportFileReport = { file: basename(path), format: format.label, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
       files.push(report);
-      await this.#importFile(path, format, report, batchSize, sink, (bytes) => {
+      await readFile(path, format, report, (bytes) => {
         bytesDone += bytes;
         options.onProgress?.({ file: report.file, bytesDone, bytesTotal, rowsRead: report.read });
       });
@@ -217,52 +219,44 @@ export class CharityImportService {
     return files;
   }
 
+  /** Batches of parsed records into `sink`, on this thread (the upsert path). */
+  #batches(batchSize: number, sink: Sink): FileReader {
+    return (path, format, report, onBytes) => this.#importFile(path, format, report, batchSize, sink, onBytes);
+  }
+
   /**
-   * The COPY path: each file's lines are parsed on PARSER_THREADS other threads
+   * The COPY path, one file: its lines are parsed on PARSER_THREADS other threads
    * (charity-parse-worker.ts), batch by batch in turn, while this one reads ahead and streams
    * the COPY text in file order; two batches per thread in flight at most (memory stays a few
    * chunks). Parsing, not PostgreSQL, bounded a single-threaded load. Rows are counted as
-   * inserted: COPY takes all of them or fails.
+   * inserted: COPY takes all of them or fails. The name words found go into `words`.
    */
-  async #copyFiles(plan: Plan, options: ImportOptions, sink: CopySink): Promise<{ files: ImportFileReport[]; words: Set<string> }> {
-    const bytesTotal = plan.reduce((sum, p) => sum + p.size, 0);
-    let bytesDone = 0;
-    const files: ImportFileReport[] = [];
-    const words = new Set<string>();
-    for (const { path, format } of plan) {
-      const report: ImportFileReport = { file: basename(path), format: format.label, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [] };
-      files.push(report);
-      const header = await headerLine(path);
-      const parsers = Array.from({ length: PARSER_THREADS }, () => new ParserThread(header));
-      try {
-        const take = async (reply: Awaited<ReturnType<ParserThread['parse']>>) => {
-          report.read += reply.read;
-          report.rejected += reply.rejected;
-          report.inserted += reply.rows;
-          for (const r of reply.rejections) if (report.rejections.length < MAX_LISTED_REJECTIONS) report.rejections.push(r);
-          await sink.write(reply.copyText);
-        };
-        const inFlight: ReturnType<ParserThread['parse']>[] = [];
-        let batchNo = 0;
-        const lines = readLines(path, (bytes) => {
-          bytesDone += bytes;
-          options.onProgress?.({ file: report.file, bytesDone, bytesTotal, rowsRead: report.read });
-        });
-        for await (const batch of lines) {
-          const parsed = parsers[batchNo % parsers.length]!.parse(batchNo === 0 ? batch.slice(1) : batch);
-          batchNo++;
-          // Awaited in turn below; this only keeps a failure of a later batch from going unhandled.
-          parsed.catch(() => {});
-          inFlight.push(parsed);
-          if (inFlight.length >= 2 * parsers.length) await take(await inFlight.shift()!);
-        }
-        while (inFlight.length > 0) await take(await inFlight.shift()!);
-        for (const parser of parsers) for (const w of await parser.words()) words.add(w);
-      } finally {
-        await Promise.all(parsers.map((p) => p.close()));
+  async #copyFile(path: string, report: ImportFileReport, onBytes: (bytes: number) => void, sink: CopySink, words: Set<string>): Promise<void> {
+    const header = await headerLine(path);
+    const parsers = Array.from({ length: PARSER_THREADS }, () => new ParserThread(header));
+    try {
+      const take = async (reply: Awaited<ReturnType<ParserThread['parse']>>) => {
+        report.read += reply.read;
+        report.rejected += reply.rejected;
+        report.inserted += reply.rows;
+        for (const r of reply.rejections) if (report.rejections.length < MAX_LISTED_REJECTIONS) report.rejections.push(r);
+        await sink.write(reply.copyText);
+      };
+      const inFlight: ReturnType<ParserThread['parse']>[] = [];
+      let batchNo = 0;
+      for await (const batch of readLines(path, onBytes)) {
+        const parsed = parsers[batchNo % parsers.length]!.parse(batchNo === 0 ? batch.slice(1) : batch);
+        batchNo++;
+        // Awaited in turn below; this only keeps a failure of a later batch from going unhandled.
+        parsed.catch(() => {});
+        inFlight.push(parsed);
+        if (inFlight.length >= 2 * parsers.length) await take(await inFlight.shift()!);
       }
+      while (inFlight.length > 0) await take(await inFlight.shift()!);
+      for (const parser of parsers) for (const w of await parser.words()) words.add(w);
+    } finally {
+      await Promise.all(parsers.map((p) => p.close()));
     }
-    return { files, words };
   }
 
   async #importFile(path: string, format: RowFormat, report: ImportFileReport, batchSize: number, sink: Sink, onBytes: (bytes: number) => void): Promise<void> {

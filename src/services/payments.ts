@@ -93,6 +93,18 @@ async function completePayment(sql: SqlClient, id: string, changes: Partial<Paym
 const INSERT_PAYMENT_SQL = `INSERT INTO payments (${INSERT_COLUMNS.map(([, c]) => c.name).join(', ')})
   VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
 
+/** The pending payment and its lines in one statement; the lines travel as one jsonb parameter after the payment's columns. */
+const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
+  INSERT INTO payment_lines (payment_id, line_no, transaction_source_group_id, external_line_id, amount_cents, tip_cents, tax_cents,
+                             pay_fee, commission_rate_override, card_processing_fee_override, payment_amount_cents, total_fees_cents, fees)
+  SELECT p.id, l.line_no, l.transaction_source_group_id, l.external_line_id, l.amount_cents, l.tip_cents, l.tax_cents,
+         l.pay_fee, l.commission_rate_override, l.card_processing_fee_override, l.payment_amount_cents, l.total_fees_cents, l.fees
+  FROM p, jsonb_to_recordset($${INSERT_COLUMNS.length + 1}::jsonb) AS l(line_no smallint, transaction_source_group_id smallint, external_line_id text,
+       amount_cents bigint, tip_cents bigint, tax_cents bigint, pay_fee boolean, commission_rate_override text,
+       card_processing_fee_override text, payment_amount_cents bigint, total_fees_cents bigint, fees jsonb)
+  RETURNING 1)
+SELECT p.id FROM p`;
+
 /** How long a process reuses the references it found (a change made with the CLI reaches payments within this). */
 const REFERENCES_CACHE_MS = 10_000;
 
@@ -454,18 +466,8 @@ export class PaymentService {
       const value = row[key];
       return value === undefined || value === null ? null : column.mapToDriverValue(value);
     });
-    const linesParam = `$${params.length + 1}`;
     const inserted = await this.#sql.query(
-      `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
-       INSERT INTO payment_lines (payment_id, line_no, transaction_source_group_id, external_line_id, amount_cents, tip_cents, tax_cents,
-                                  pay_fee, commission_rate_override, card_processing_fee_override, payment_amount_cents, total_fees_cents, fees)
-       SELECT p.id, l.line_no, l.transaction_source_group_id, l.external_line_id, l.amount_cents, l.tip_cents, l.tax_cents,
-              l.pay_fee, l.commission_rate_override, l.card_processing_fee_override, l.payment_amount_cents, l.total_fees_cents, l.fees
-       FROM p, jsonb_to_recordset(${linesParam}::jsonb) AS l(line_no smallint, transaction_source_group_id smallint, external_line_id text,
-            amount_cents bigint, tip_cents bigint, tax_cents bigint, pay_fee boolean, commission_rate_override text,
-            card_processing_fee_override text, payment_amount_cents bigint, total_fees_cents bigint, fees jsonb)
-       RETURNING 1)
-       SELECT p.id FROM p`,
+      INSERT_WITH_LINES_SQL,
       [...params, JSON.stringify(this.#lineRows(row.id, lines, inputs))],
       PREPARED,
     );

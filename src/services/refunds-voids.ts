@@ -4,7 +4,7 @@ import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { FeeBreakdown } from '../domain/fees.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import { ResponseCode } from '../domain/payment-status.ts';
-import { type AdjustmentKind, type PaymentState, decide, feeTreatment, stateAfter } from '../domain/refund-void-rules.ts';
+import { type AdjustmentKind, type PaymentState, decide, feeTreatment, rail, stateAfter } from '../domain/refund-void-rules.ts';
 import type { Ids } from '../ids.ts';
 import type { FollowUpResult } from '../processors/processor.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
@@ -63,9 +63,8 @@ export const EXTERNAL_ID_MAX_LENGTH = 200;
 
 const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 
-type Claim =
-  | { refused: true; outcome: AdjustmentOutcome }
-  | { refused: false; payment: PaymentRow; adjustmentId: string; rail: 'card' | 'ach'; adapter: string; lines: FeeBreakdown[] };
+type HeldClaim = { refused: false; payment: PaymentRow; adjustmentId: string; rail: 'card' | 'ach'; adapter: string; lines: FeeBreakdown[] };
+type Claim = { refused: true; outcome: AdjustmentOutcome } | HeldClaim;
 
 /**
  * Voids and refunds (issue 5). A request goes in three steps so that two requests for one payment
@@ -164,16 +163,7 @@ export class RefundVoidService {
       }
       if (adjustment.requestedAt > requestedBefore) throw tooYoung(adjustment.kind, adjustmentId);
       const kind = adjustment.kind as AdjustmentKind;
-      const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
-      const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
-      const claim: Extract<Claim, { refused: false }> = {
-        refused: false,
-        payment,
-        adjustmentId,
-        rail: payment.method === 'ach' ? 'ach' : 'card',
-        adapter: processor!.adapter,
-        lines: lines.map((l) => l.fees as unknown as FeeBreakdown),
-      };
+      const claim = await this.#heldClaim(tx, payment, adjustmentId);
       if (outcome.kind === 'not-processed') {
         const message = `Processing error: the processor has no record of this ${kind}. It was not processed and nothing was changed; try again.`;
         return { kind, ...(await this.#complete(kind, claim, undefined, { unansweredMessage: message, tx })) };
@@ -265,23 +255,21 @@ export class RefundVoidService {
       }
       await tx.insert(paymentAdjustments).values({ ...record, status: 'pending' });
       await tx.update(payments).set({ pendingAdjustmentId: adjustmentId }).where(eq(payments.id, payment.id));
-      const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
-      const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
-      return {
-        refused: false,
-        payment,
-        adjustmentId,
-        rail: decision.rail,
-        adapter: processor!.adapter,
-        lines: lines.map((l) => l.fees as unknown as FeeBreakdown),
-      };
+      return this.#heldClaim(tx, payment, adjustmentId);
     });
+  }
+
+  /** What completing a claim needs beyond the payment: its processor's adapter and its lines' fees. */
+  async #heldClaim(tx: Tx, payment: PaymentRow, adjustmentId: string): Promise<HeldClaim> {
+    const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
+    const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
+    return { refused: false, payment, adjustmentId, rail: rail(payment), adapter: processor!.adapter, lines: lines.map((l) => l.fees as unknown as FeeBreakdown) };
   }
 
   /** Records the processor's answer; on approval moves the payment; always releases the claim. */
   async #complete(
     kind: AdjustmentKind,
-    claim: Extract<Claim, { refused: false }>,
+    claim: HeldClaim,
     answer: FollowUpResult | undefined,
     options: { unansweredMessage?: string; tx?: Tx } = {},
   ): Promise<AdjustmentOutcome> {
@@ -357,7 +345,7 @@ export class RefundVoidService {
    * (`payments pending resolve`): the record stands and is what the caller gets. When the two
    * disagree about whether it went through, the error log says so for the operator.
    */
-  async #recordedMeanwhile(tx: Tx, kind: AdjustmentKind, claim: Extract<Claim, { refused: false }>, answer: FollowUpResult | undefined): Promise<AdjustmentOutcome> {
+  async #recordedMeanwhile(tx: Tx, kind: AdjustmentKind, claim: HeldClaim, answer: FollowUpResult | undefined): Promise<AdjustmentOutcome> {
     const [recorded] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, claim.adjustmentId));
     const [payment] = await tx.select().from(payments).where(eq(payments.id, claim.payment.id));
     const wentThrough = recorded!.status === 'approved';
