@@ -1,10 +1,15 @@
+import { LRUCache } from 'lru-cache';
+import { type Clock, systemClock } from '../clock.ts';
 import {
   type CharitySearchCriteria,
   type CharitySearchInput,
   type SortColumn,
   parseCharitySearch,
 } from '../domain/charities/search-criteria.ts';
+import { TrigramQuery } from '../domain/charities/trigram-similarity.ts';
 import type { SqlClient, Store } from '../store/database.ts';
+import { type NameCondition, planNameSearch } from './charity-name-plan.ts';
+import { CharityNameStatistics } from './charity-name-statistics.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 
 /** One search result, in the service's own terms. */
@@ -47,10 +52,18 @@ const MAX_SIMILAR_WORDS = 8;
  */
 export const MAX_NAME_MATCHES = 200;
 /**
- * EIN lookups are prepared (their query comes in a few shapes: criteria and sort): planning cost
- * more than running one. Name searches are not: preparing them made no difference.
+ * EIN lookups and the word lookups of a name search are prepared (fixed texts, or a few shapes):
+ * planning cost more than running them. A name search's main query is not: its shape varies
+ * with the query's words.
  */
 const PREPARED = { prepare: true } as const;
+/**
+ * What query words stand for (the known words they begin, or resemble) is kept this long per
+ * process: a name search then usually costs one round trip instead of two. A word that an import
+ * adds to the directory is found by prefix once this has passed (the directory changes monthly).
+ */
+export const VOCABULARY_TTL_MS = 60_000;
+const VOCABULARY_CACHE_WORDS = 20_000;
 /** Trigram similarity is meaningless on very short words: they are matched as prefixes only. */
 const MIN_FUZZY_LENGTH = 4;
 
@@ -115,16 +128,30 @@ function prefixEnd(prefix: string): string {
  */
 export class CharityService {
   readonly #sql: SqlClient;
+  readonly #statistics: CharityNameStatistics;
+  /** Query word -> the known words it begins (up to MAX_PREFIX_WORDS + 1), as last looked up. */
+  readonly #prefixed: LRUCache<string, string[]>;
+  /** Query word -> the known words most similar to it, as last looked up. */
+  readonly #similar: LRUCache<string, string[]>;
+  readonly #plan: typeof planNameSearch;
 
-  constructor(store: Store) {
+  /** `plan` is for tests (every plan must find the same charities). */
+  constructor(store: Store, options: { clock?: Clock; plan?: typeof planNameSearch } = {}) {
     this.#sql = store.sql;
+    this.#statistics = new CharityNameStatistics(store.sql);
+    this.#plan = options.plan ?? planNameSearch;
+    const clock = options.clock ?? systemClock;
+    // ttlResolution 0: the time is read from the clock on every look-up (the cache would keep it a millisecond).
+    const cache = { max: VOCABULARY_CACHE_WORDS, ttl: VOCABULARY_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
+    this.#prefixed = new LRUCache<string, string[]>(cache);
+    this.#similar = new LRUCache<string, string[]>(cache);
   }
 
   async search(input: CharitySearchInput): Promise<CharitySearchPage> {
     const parsed = parseCharitySearch(input);
     if ('violations' in parsed) throw new ValidationError(parsed.violations);
     const criteria = parsed.criteria;
-    const page = criteria.name ? await this.#searchByName(criteria, criteria.name) : await this.#run(criteria, null);
+    const page = criteria.name ? await this.#searchByName(criteria, criteria.name) : await this.#run(criteria);
     if (page.total === 0) throw new NotFoundError('No charity matches the search.');
     return page;
   }
@@ -134,32 +161,37 @@ export class CharityService {
     // Words that begin no known word are probably misspelt: look for similar ones.
     const unknown = matches.map((m) => m.prefixed.length === 0 && !m.broad);
     if (unknown.some(Boolean)) await this.#addSimilar(matches, unknown);
-    let page = await this.#run(criteria, matches);
+    let page = await this.#runName(criteria, matches);
     if (page.total === 0 && !unknown.every(Boolean)) {
       // Every word is a known prefix yet nothing has them all: one of them may be a typo that
       // happens to be a word too ("amercan" in one registry name). Widen every word once.
       const rest = unknown.map((u) => !u);
       await this.#addSimilar(matches, rest);
-      if (matches.some((m, i) => rest[i] && m.similar.length > 0)) page = await this.#run(criteria, matches);
+      if (matches.some((m, i) => rest[i] && m.similar.length > 0)) page = await this.#runName(criteria, matches);
     }
     return page;
   }
 
   /**
-   * What each word stands for, in one round trip: the known words it begins (3 letters or more),
-   * or itself when known (shorter words: the range [word, word + U+0001) holds only the word).
+   * What each word stands for: the known words it begins (3 letters or more), or itself when known
+   * (shorter words: the range [word, word + U+0001) holds only the word). Words not looked up in
+   * the last VOCABULARY_TTL_MS are looked up in one round trip.
    */
   async #matchWords(words: string[]): Promise<WordMatches[]> {
-    const upper = words.map((w) => ([...w].length >= MIN_PREFIX_LENGTH ? prefixEnd(w) : `${w}\u0001`));
-    const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
-      `SELECT q.i, ARRAY(SELECT w.word FROM charity_words w WHERE w.word >= q.word AND w.word < q.upper
-                         ORDER BY w.word LIMIT ${MAX_PREFIX_WORDS + 1}) AS prefixed
-       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(word, upper, i)`,
-      [words, upper],
-    );
-    const byIndex = new Map(rows.map((r) => [Number(r.i) - 1, r.prefixed]));
-    return words.map((word, i) => {
-      const prefixed = byIndex.get(i) ?? [];
+    const missing = [...new Set(words.filter((w) => !this.#prefixed.has(w)))];
+    if (missing.length > 0) {
+      const upper = missing.map((w) => ([...w].length >= MIN_PREFIX_LENGTH ? prefixEnd(w) : `${w}\u0001`));
+      const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
+        `SELECT q.i, ARRAY(SELECT w.word FROM charity_words w WHERE w.word >= q.word AND w.word < q.upper
+                           ORDER BY w.word LIMIT ${MAX_PREFIX_WORDS + 1}) AS prefixed
+         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(word, upper, i)`,
+        [missing, upper],
+        PREPARED,
+      );
+      for (const r of rows) this.#prefixed.set(missing[Number(r.i) - 1]!, r.prefixed);
+    }
+    return words.map((word) => {
+      const prefixed = this.#prefixed.get(word) ?? [];
       const broad = prefixed.length > MAX_PREFIX_WORDS;
       return { word, prefixed: broad ? [] : prefixed, broad, similar: [] };
     });
@@ -167,36 +199,40 @@ export class CharityService {
 
   async #addSimilar(matches: WordMatches[], which: boolean[]): Promise<void> {
     const words = matches.filter((m, i) => which[i] && [...m.word].length >= MIN_FUZZY_LENGTH).map((m) => m.word);
-    if (words.length === 0) return;
-    const rows = await this.#sql.query<{ word: string; similar: string[] }>(
-      `SELECT q.word, ARRAY(SELECT w.word FROM charity_words w WHERE w.word % q.word
-                            ORDER BY similarity(w.word, q.word) DESC, w.word LIMIT ${MAX_SIMILAR_WORDS}) AS similar
-       FROM unnest($1::text[]) AS q(word)`,
-      [words],
-    );
-    const byWord = new Map(rows.map((r) => [r.word, r.similar]));
-    for (const m of matches) {
-      const similar = byWord.get(m.word);
+    const missing = [...new Set(words.filter((w) => !this.#similar.has(w)))];
+    if (missing.length > 0) {
+      const rows = await this.#sql.query<{ word: string; similar: string[] }>(
+        `SELECT q.word, ARRAY(SELECT w.word FROM charity_words w WHERE w.word % q.word
+                              ORDER BY similarity(w.word, q.word) DESC, w.word LIMIT ${MAX_SIMILAR_WORDS}) AS similar
+         FROM unnest($1::text[]) AS q(word)`,
+        [missing],
+        PREPARED,
+      );
+      for (const r of rows) this.#similar.set(r.word, r.similar);
+    }
+    for (const [i, m] of matches.entries()) {
+      const similar = which[i] ? this.#similar.get(m.word) : undefined;
       if (similar) m.similar = similar.filter((w) => !m.prefixed.includes(w));
     }
   }
 
-  /**
-   * One condition per query word: the name has one of the words it stands for. null when a word
-   * stands for nothing at all (no match is possible).
-   */
-  #nameConditions(matches: WordMatches[], param: (value: unknown) => string): string[] | null {
-    const conditions: string[] = [];
+  /** What each query word stands for (the name must have one of them); null if one stands for nothing. */
+  #conditions(matches: WordMatches[]): NameCondition[] | null {
+    const conditions: NameCondition[] = [];
     for (const m of matches) {
       const words = m.broad ? [m.word, ...m.similar] : [...m.prefixed, ...m.similar];
       if (words.length === 0) return null;
-      conditions.push(`string_to_array(c.search_name, ' ') && ${param(words)}::text[]`);
+      // The same condition as LIKE patterns on ' ' || search_name || ' ', for checking rows one by
+      // one: a word beginning with the query word, or one of the words exactly.
+      const prefix = !m.broad && [...m.word].length >= MIN_PREFIX_LENGTH && m.prefixed.length > 0;
+      const exact = prefix ? m.similar : words;
+      conditions.push({ words, patterns: [...(prefix ? [`% ${m.word}%`] : []), ...exact.map((w) => `% ${w} %`)] });
     }
     return conditions;
   }
 
-  async #run(criteria: CharitySearchCriteria, matches: WordMatches[] | null): Promise<CharitySearchPage> {
-    const empty = { total: 0, totalPages: 0, pageIndex: criteria.pageIndex, pageSize: criteria.pageSize, results: [] };
+  /** The criteria other than Name, as SQL conditions on `c` with their parameters. */
+  #filter(criteria: CharitySearchCriteria): { where: string[]; params: unknown[]; param: (value: unknown) => string } {
     const params: unknown[] = [criteria.registry];
     const where = ['c.registry = $1'];
     const param = (value: unknown) => {
@@ -209,43 +245,81 @@ export class CharityService {
     }
     if (criteria.state) where.push(`c.state = ${param(criteria.state)}`);
     if (criteria.cityKey) where.push(`c.city_key = ${param(criteria.cityKey)}`);
-    if (matches) {
-      const conditions = this.#nameConditions(matches, param);
-      if (conditions === null) return empty;
-      where.push(...conditions);
-    }
-    const filter = where.join(' AND ');
-    const filterParams = [...params];
+    return { where, params, param };
+  }
 
-    let order: string;
-    if (criteria.sort) {
-      const direction = criteria.sort.desc ? 'DESC' : 'ASC';
-      order = `${SORT_KEYS[criteria.sort.column]} ${direction} NULLS LAST, c.search_name ${direction}, c.registry_number`;
-    } else {
-      // Best matches first: the whole name, then trigram similarity of the whole name to the query.
-      const text = param(criteria.name!.text);
-      order = `(c.search_name = ${text}) DESC, similarity(c.search_name, ${text}) DESC, c.search_name, c.registry_number`;
-    }
+  #explicitOrder(sort: NonNullable<CharitySearchCriteria['sort']>): string {
+    const direction = sort.desc ? 'DESC' : 'ASC';
+    return `${SORT_KEYS[sort.column]} ${direction} NULLS LAST, c.search_name ${direction}, c.registry_number`;
+  }
+
+  /**
+   * A Name search ranks its matches, which means reading each of them: it reads at most
+   * MAX_NAME_MATCHES + 1, so that one common word ("church": 90,000 charities nationally) costs
+   * what a precise name costs. Beyond that, TotalResultCount says MAX_NAME_MATCHES.
+   */
+  async #runName(criteria: CharitySearchCriteria, matches: WordMatches[]): Promise<CharitySearchPage> {
+    const conditions = this.#conditions(matches);
+    if (conditions === null) return emptyPage(criteria);
+    const plan = this.#plan(conditions, await this.#statistics.get());
+    const found = await this.#nameCandidates(criteria, conditions, plan.scan ? new Set() : plan.indexed);
+    const total = Math.min(found.length, MAX_NAME_MATCHES);
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
     // A name search's pages end with its MAX_NAME_MATCHES best matches.
-    const pageRows = matches ? Math.max(0, Math.min(criteria.pageSize, MAX_NAME_MATCHES - offsetRows)) : criteria.pageSize;
-    const page = `ORDER BY ${order} LIMIT ${param(pageRows)} OFFSET ${param(offsetRows)}`;
+    const end = Math.min(offsetRows + criteria.pageSize, MAX_NAME_MATCHES);
+    const ranked = criteria.sort ? found : rankByName(found, criteria.name!.text);
+    return {
+      total,
+      totalPages: Math.ceil(total / criteria.pageSize),
+      pageIndex: criteria.pageIndex,
+      pageSize: criteria.pageSize,
+      results: ranked.slice(offsetRows, Math.max(offsetRows, end)).map(toSummary),
+    };
+  }
+
+  /**
+   * The first MAX_NAME_MATCHES + 1 charities found having every condition, sorted when the search
+   * asks for a sort (ranking by name is the caller's). The index answers the `indexed` conditions
+   * (none: the directory is read in storage order); the others are checked on each row read.
+   */
+  async #nameCandidates(
+    criteria: CharitySearchCriteria,
+    conditions: NameCondition[],
+    indexed: Set<number>,
+  ): Promise<RankedRow[]> {
+    const { where, params, param } = this.#filter(criteria);
+    const checked: string[] = [];
+    for (const [i, { words, patterns }] of conditions.entries()) {
+      if (indexed.has(i)) where.push(`string_to_array(c.search_name, ' ') && ${param(words)}::text[]`);
+      // Checked on each row read: a LIKE costs a tenth of an array overlap with 64 words.
+      else checked.push(`(' ' || c.search_name || ' ') LIKE ANY (${param(patterns)}::text[])`);
+    }
+    const order = criteria.sort ? ` ORDER BY ${this.#explicitOrder(criteria.sort)}` : '';
+    // `found` is planned as if all of it were read (a CTE is), so the planner does not trade the
+    // index for a scan in storage order on the strength of the LIMIT and a guess of how common
+    // the words are (a guess that sent "bar" to a 110 ms scan); CTEs are read lazily, so the LIMIT
+    // still stops reading early.
+    return this.#sql.query<RankedRow>(
+      `WITH found AS MATERIALIZED (SELECT c.* FROM charities c WHERE ${where.join(' AND ')})
+       SELECT ${RESULT_COLUMNS}, c.search_name, c.registry_number
+       FROM (SELECT * FROM found c${checked.length ? ` WHERE ${checked.join(' AND ')}` : ''} LIMIT ${MAX_NAME_MATCHES + 1}) c
+       ${PARENT_JOIN}${order}`,
+      params,
+    );
+  }
+
+  /** Searches without a Name: an EIN, a State or a City. */
+  async #run(criteria: CharitySearchCriteria): Promise<CharitySearchPage> {
+    const { where, params, param } = this.#filter(criteria);
+    const filter = where.join(' AND ');
+    const filterParams = [...params];
+    const order = criteria.sort ? this.#explicitOrder(criteria.sort) : 'c.search_name, c.registry_number';
+    const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
+    const page = `ORDER BY ${order} LIMIT ${param(criteria.pageSize)} OFFSET ${param(offsetRows)}`;
 
     let total: number;
     let rows: ResultRow[];
-    if (matches) {
-      // A name search ranks its matches, which means reading each of them: it reads at most
-      // MAX_NAME_MATCHES + 1, so that one common word ("church": 90,000 charities nationally)
-      // costs what a precise name costs. Beyond that, TotalResultCount says MAX_NAME_MATCHES.
-      const candidates = `SELECT c.* FROM charities c WHERE ${filter} LIMIT ${MAX_NAME_MATCHES + 1}`;
-      rows = await this.#sql.query<ResultRow>(
-        `WITH m AS MATERIALIZED (${candidates})
-         SELECT ${RESULT_COLUMNS}, (SELECT count(*) FROM m) AS total FROM m c ${PARENT_JOIN} ${page}`,
-        params,
-      );
-      const found = rows.length ? Number(rows[0]!.total) : await this.#count(`SELECT 1 FROM charities c WHERE ${filter} LIMIT ${MAX_NAME_MATCHES + 1}`, filterParams);
-      total = Math.min(found, MAX_NAME_MATCHES);
-    } else if (criteria.taxId) {
+    if (criteria.taxId) {
       // An EIN finds one charity (a BN root a few): one round trip, counted in the same pass.
       rows = await this.#sql.query<ResultRow>(
         `SELECT ${RESULT_COLUMNS}, count(*) OVER () AS total FROM charities c ${PARENT_JOIN} WHERE ${filter} ${page}`,
@@ -271,6 +345,47 @@ export class CharityService {
     const [row] = await this.#sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM (${rows}) AS r`, params);
     return Number(row?.n ?? 0);
   }
+}
+
+interface RankedRow extends ResultRow {
+  search_name: string;
+  registry_number: string;
+}
+
+function emptyPage(criteria: CharitySearchCriteria): CharitySearchPage {
+  return { total: 0, totalPages: 0, pageIndex: criteria.pageIndex, pageSize: criteria.pageSize, results: [] };
+}
+
+/**
+ * Best matches first: the whole name, then by trigram similarity of the whole name to the query
+ * (as pg_trgm computes it), then by name and registry number. Names compare in code point order,
+ * as the directory's "C" collation sorts them.
+ */
+function rankByName(rows: RankedRow[], query: string): RankedRow[] {
+  const trigrams = new TrigramQuery(query);
+  const keyed = rows.map((row) => ({ row, exact: row.search_name === query, similarity: trigrams.similarity(row.search_name) }));
+  keyed.sort(
+    (a, b) =>
+      Number(b.exact) - Number(a.exact) ||
+      b.similarity - a.similarity ||
+      codePointOrder(a.row.search_name, b.row.search_name) ||
+      codePointOrder(a.row.registry_number, b.row.registry_number),
+  );
+  return keyed.map((k) => k.row);
+}
+
+function codePointOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate starts a character above U+FFFF: after every character of the BMP.
+    const xHigh = x >= 0xd800 && x <= 0xdfff;
+    const yHigh = y >= 0xd800 && y <= 0xdfff;
+    return xHigh === yHigh ? x - y : xHigh ? 1 : -1;
+  }
+  return a.length - b.length;
 }
 
 function toSummary(r: ResultRow): CharitySummary {

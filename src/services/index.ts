@@ -76,7 +76,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees, recurring: recurringProfiles });
-  const charities = new CharityService(store);
+  const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { COMMON_SHARE, MAX_ROWS_TO_CHECK, SCAN_SHARE, planNameSearch } from '../../src/services/charity-name-plan.ts';
+import { NO_STATISTICS, type NameStatistics } from '../../src/services/charity-name-statistics.ts';
+
+const cond = (...words: string[]) => ({ words, patterns: words.map((w) => `% ${w} %`) });
+/** A national-size directory where "inc" is in 36 % of names, "of" 17 %, "foundation" 10 %. */
+const national: NameStatistics = {
+  rows: 1_900_000,
+  commonWords: new Map([
+    ['inc', 0.36],
+    ['of', 0.17],
+    ['foundation', 0.1],
+    ['the', 0.076],
+    ['church', 0.037],
+    ['hospital', 0.004],
+  ]),
+  rareBelow: 0.0005,
+};
+
+describe('planNameSearch', () => {
+  it('lets the index answer everything when there are no statistics (an empty or new directory)', () => {
+    expect(planNameSearch([cond('inc'), cond('of')], NO_STATISTICS)).toEqual({ scan: false, indexed: new Set([0, 1]) });
+  });
+
+  it('checks common words on the rows a rare word finds', () => {
+    // "monticello" is not among the common words: about 475 names at most; "inc" and "of" are checked on those.
+    const plan = planNameSearch([cond('inc'), cond('monticello'), cond('of')], national);
+    expect(plan).toEqual({ scan: false, indexed: new Set([1]) });
+  });
+
+  it('reads the directory in storage order when matches are that common', () => {
+    expect(0.36).toBeGreaterThanOrEqual(SCAN_SHARE);
+    expect(planNameSearch([cond('inc')], national)).toEqual({ scan: true });
+    // A prefix stands for several words: their shares add up.
+    expect(planNameSearch([cond('foundation', 'foundations', 'the')], national)).toEqual({ scan: true });
+  });
+
+  it('adds conditions to the index, rarest first, while it would leave too many rows to check', () => {
+    // church alone leaves 70,300 rows; with foundation 7,030; with "of" 1,195 <= MAX_ROWS_TO_CHECK.
+    expect(1_900_000 * 0.037 * 0.1 * 0.17).toBeLessThanOrEqual(MAX_ROWS_TO_CHECK);
+    const plan = planNameSearch([cond('inc'), cond('of'), cond('church'), cond('foundation')], national);
+    expect(plan).toEqual({ scan: false, indexed: new Set([2, 3, 1]) });
+  });
+
+  it('always indexes a condition rarer than COMMON_SHARE', () => {
+    expect(0.004).toBeLessThan(COMMON_SHARE);
+    // hospital leaves 7,600 rows; church then leaves 281: both indexed, "inc" checked.
+    expect(planNameSearch([cond('church'), cond('hospital'), cond('inc')], national)).toEqual({ scan: false, indexed: new Set([1, 0]) });
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.ts';
+import { splitCsvLine } from '../../src/domain/charities/csv-line.ts';
+import { CharityService, VOCABULARY_TTL_MS } from '../../src/services/charities.ts';
+import { sampleFiles } from '../../src/services/charity-import-samples.ts';
+import type { NamePlan } from '../../src/services/charity-name-plan.ts';
+import { CharityNameStatistics } from '../../src/services/charity-name-statistics.ts';
+import { type TestContext, createTestContext } from '../helpers/context.ts';
+
+/**
+ * A name search chooses which of its conditions the index answers and which it checks row by
+ * row (LIKE patterns), or reads the directory in storage order: a choice of speed only. Every plan
+ * must find the same charities.
+ */
+let ctx: TestContext;
+
+/** What partners' users type, from the shipped names: whole names, prefixes, short words, typos. */
+function queries(): string[] {
+  const names: string[] = [];
+  for (const file of sampleFiles().filter((f) => f.endsWith('.csv'))) {
+    const [header, ...lines] = readFileSync(file, 'latin1').split(/\r?\n/).filter(Boolean);
+    const at = splitCsvLine(header!)!.indexOf('NAME');
+    lines.forEach((line, i) => i % 499 === 0 && names.push(splitCsvLine(line)?.[at] ?? ''));
+  }
+  const typed = names.flatMap((name) => {
+    const words = name.toLowerCase().split(/\s+/).filter(Boolean);
+    const longest = [...words].sort((a, b) => b.length - a.length)[0] ?? '';
+    return [
+      name,
+      words.slice(0, 2).join(' ').slice(0, -2),
+      longest.slice(0, 3),
+      name.replace(longest, longest.slice(0, 2) + longest.slice(3)),
+    ];
+  });
+  return [...typed, 'st', 'of the', 'inc', 'amer', 'foundation for', 'amercan red cross', 'a b c', 'vermont'].filter((q) => /[a-z0-9]/i.test(q));
+}
+
+const plans: Record<string, (conditions: { words: string[] }[]) => NamePlan> = {
+  'every condition through the index': (conditions) => ({ scan: false, indexed: new Set(conditions.keys()) }),
+  'the directory in storage order': () => ({ scan: true }),
+  'the first condition through the index, the others checked': () => ({ scan: false, indexed: new Set([0]) }),
+  'the last condition through the index, the others checked': (conditions) => ({ scan: false, indexed: new Set([conditions.length - 1]) }),
+};
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.services.charityImport.importFiles(sampleFiles());
+}, 120_000);
+afterAll(async () => ctx?.close());
+
+describe('name search plans', () => {
+  it('all find the same charities', async () => {
+    const reference = new CharityService(ctx.store, { plan: plans['every condition through the index']! });
+    const others = Object.entries(plans).map(([name, plan]) => [name, new CharityService(ctx.store, { plan })] as const);
+    let compared = 0;
+    for (const Name of queries()) {
+      const expected = await reference.search({ Name, PageSize: 100 }).catch((e: Error) => e.name);
+      for (const [plan, service] of others) {
+        const actual = await service.search({ Name, PageSize: 100 }).catch((e: Error) => e.name);
+        if (typeof expected !== 'string' && typeof actual !== 'string' && expected.total >= 200) {
+          // 201 or more matches: each plan ranks the first 201 it finds, not necessarily the same ones.
+          expect(actual.total, `${plan}: ${Name}`).toBe(200);
+        } else {
+          expect(actual, `${plan}: ${Name}`).toEqual(expected);
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+  }, 180_000);
+
+  it('reads the name index statistics ANALYZE keeps (after an import) on this store', async () => {
+    const statistics = await new CharityNameStatistics(ctx.store.sql).get();
+    expect(statistics.rows).toBeGreaterThan(1000);
+    // "inc" is in a good share of the shipped names.
+    expect(statistics.commonWords.get('inc')).toBeGreaterThan(0.05);
+    expect(statistics.rareBelow).toBeGreaterThan(0);
+  });
+});
+
+describe('the vocabulary each process keeps', () => {
+  it('finds a word an import adds once VOCABULARY_TTL_MS has passed since it was last looked up', async () => {
+    const clock = new ManualClock();
+    const service = new CharityService(ctx.store, { clock });
+    await expect(service.search({ Name: 'zyxwvut', CharitySource: 2 })).rejects.toMatchObject({ name: 'NotFoundError' });
+
+    // A CRA export (test fixture, not registry data) with a charity named by that new word.
+    const dir = mkdtempSync(join(tmpdir(), 'charity-vocabulary-'));
+    try {
+      const header = ['BN/Registration number:', 'Charity name:', 'Charity status:', 'Effective date of status:', 'Sanction:', 'Designation:', 'Category:', 'Address:', 'City:', 'Province, territory, outside of Canada:', 'Country:', 'Postal code/Zip code:'].join('\t');
+      const row = ['899999996RR0001', 'ZYXWVUT TEST SOCIETY', 'Registered', '2001-01-01', '', '0001', '0010', '1 MAIN ST', 'OTTAWA', 'ON', 'CA', 'K1A0B1'].join('\t');
+      const file = join(dir, 'cra_vocabulary.txt');
+      writeFileSync(file, `${header}\t\r\n${row}\r\n`);
+      const report = await ctx.services.charityImport.importFiles([file]);
+      expect(report.totals).toMatchObject({ read: 1, inserted: 1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    // Its words were looked up a moment ago: this process still takes them for unknown.
+    clock.advance(VOCABULARY_TTL_MS - 1_000);
+    await expect(service.search({ Name: 'zyxwvut', CharitySource: 2 })).rejects.toMatchObject({ name: 'NotFoundError' });
+    clock.advance(1_001);
+    const page = await service.search({ Name: 'zyxwv', CharitySource: 2 });
+    expect(page.results.map((r) => r.name)).toEqual(['ZYXWVUT TEST SOCIETY']);
+    expect((await service.search({ Name: 'zyxwvut', CharitySource: 2 })).total).toBe(1);
+  });
+});
