@@ -232,14 +232,18 @@ export class PayLinkCheckoutService {
   }
 
   /**
-   * Completes the link with its successful payment: true when done, false when the lease was lost.
-   * A failing write is tried again a few times; if it keeps failing the error is thrown and the
-   * lease is kept (the caller does not release it), so the link stays closed until it expires.
+   * Completes the link with its successful payment: true when done (or already done with it),
+   * false when the lease was lost. A failing write is tried again a few times; if it keeps failing
+   * the error is thrown and the lease is kept (the caller does not release it); the successful
+   * payment then keeps the link from another (PayLinkService.hold).
    */
   async #completeAfterSuccess(link: PayLink, lease: PayLinkLease, paymentId: string): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#links.complete(lease, { paymentId });
+        if (await this.#links.complete(lease, { paymentId })) return true;
+        // An operator may have completed it with this very payment meanwhile (`payments pending
+        // resolve`, when this answer came late): that is not a lost link.
+        return (await this.#links.find(link.id))?.paymentId === paymentId;
       } catch (err) {
         if (attempt >= COMPLETE_ATTEMPTS) {
           this.#log?.error(
@@ -395,6 +399,8 @@ export class PayLinkCheckoutService {
       gwShieldAdditional: phone ? { BillToPhoneNumber: phone } : undefined,
       // A recurring line bills the stored payment method later.
       tokenize: link.settings.tokenizeCard || recurring,
+      // While this payment's outcome is unknown the link takes no other (PayLinkService.hold).
+      payLinkId: link.id,
     };
   }
 

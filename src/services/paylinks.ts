@@ -1,11 +1,12 @@
 import type { Clock } from '../clock.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
+import { PaymentResult } from '../domain/payment-status.ts';
 import type { FeeLineInput } from '../domain/fees.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Ids } from '../ids.ts';
 import { fingerprint } from '../logging.ts';
 import type { Db } from '../store/database.ts';
-import { integrationSources, partners, payLinks } from '../store/schema/index.ts';
+import { integrationSources, partners, payLinks, payments } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { FeeService } from './fees.ts';
 import {
@@ -20,7 +21,7 @@ import {
 } from './paylinks-rules.ts';
 import type { ProcessorService } from './processors.ts';
 import type { TokenService } from './tokens.ts';
-import { and, eq, isNull, lt, or, sql } from '../store/drizzle.ts';
+import { and, eq, inArray, isNull, lt, notExists, or, sql } from '../store/drizzle.ts';
 
 /** Everything the page shows or passes on, fixed when the link is made. */
 export interface PayLinkSettings {
@@ -86,9 +87,10 @@ export interface PayLink {
 /**
  * How long a submission holds a link. Far longer than one processor call can take (the simulator's
  * SIMULATOR_LATENCY_MS is at most 60 s; a real adapter must time out well within this), so a live
- * submission does not lose its lease; a crashed one blocks the link ("busy") for at most this long.
- * A submission that loses its lease anyway cannot complete the link (the lease is a fencing token)
- * and voids its payment.
+ * submission does not lose its lease; a crashed one blocks the link ("busy") for at most this long
+ * when it charged nothing (when its payment may have charged, the payment blocks the link: see
+ * `hold`). A submission that loses its lease anyway cannot complete the link (the lease is a
+ * fencing token) and voids its payment.
  */
 export const PAY_LINK_LEASE_MS = 10 * 60_000;
 
@@ -103,6 +105,9 @@ export interface PayLinkLease {
   readonly id: string;
   readonly until: Date;
 }
+/** A link's payment in one of these states blocks another (migrations/0011_pay_link_payments.sql). */
+const MAY_HAVE_CHARGED = [PaymentResult.Pending, PaymentResult.Processing, PaymentResult.Successful];
+
 /** PayLinkId: 18 random bytes, 24 base64url characters, 144 bits. */
 const PAY_LINK_ID_BYTES = 18;
 export const PAY_LINK_ID = /^[A-Za-z0-9_-]{24}$/;
@@ -303,7 +308,23 @@ export class PayLinkService {
     const rows = await this.#db
       .update(payLinks)
       .set({ leaseUntil: until })
-      .where(and(eq(payLinks.id, id), eq(payLinks.status, 'active'), or(isNull(payLinks.leaseUntil), lt(payLinks.leaseUntil, now))))
+      .where(
+        and(
+          eq(payLinks.id, id),
+          eq(payLinks.status, 'active'),
+          or(isNull(payLinks.leaseUntil), lt(payLinks.leaseUntil, now)),
+          // No second payment while one made through the link may have charged the payer (its
+          // outcome unknown: the process stopped between the processor call and the record, until
+          // `payments pending resolve` settles it) or did (a success whose completion of the link
+          // could not be recorded), however long after the lease that is.
+          notExists(
+            this.#db
+              .select({ one: sql`1` })
+              .from(payments)
+              .where(and(eq(payments.payLinkId, id), inArray(payments.paymentResult, MAY_HAVE_CHARGED))),
+          ),
+        ),
+      )
       .returning({ id: payLinks.id });
     return rows.length === 1 ? { id, until } : undefined;
   }

@@ -44,6 +44,8 @@ export interface PaymentInputCommon {
   tokenRef?: string;
   /** Recurring billing: the profile and bill date this charge is for. */
   recurring?: { profileId: string; billDate: string };
+  /** The pay link whose page takes this payment. */
+  payLinkId?: string;
 }
 
 export interface CardPaymentInput extends PaymentInputCommon {

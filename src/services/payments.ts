@@ -428,6 +428,7 @@ export class PaymentService {
       gwShield: input.gwShieldAdditional && Object.keys(input.gwShieldAdditional).length > 0 ? input.gwShieldAdditional : null,
       recurringProfileId: input.recurring?.profileId ?? null,
       billDate: input.recurring?.billDate ?? null,
+      payLinkId: input.payLinkId ?? null,
       createdAt: this.#clock.now(),
     };
   }

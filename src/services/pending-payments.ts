@@ -4,6 +4,7 @@ import type { SqlClient } from '../store/database.ts';
 import { NotFoundError } from './errors.ts';
 import { OperatorInputError } from './partners.ts';
 import { BY_OPERATOR, type ProcessorOutcome, UNKNOWN_AFTER_MINUTES, checkOutcome, tooYoung } from './processor-outcome.ts';
+import { payLinkRef } from './paylinks.ts';
 import type { RefundVoidService } from './refunds-voids.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface PendingPayment {
   tranId: string | null;
   recurringProfileId: string | null;
   billDate: string | null;
+  /** The pay link it was made on, by its log fingerprint (the id is the page's only key). */
+  payLinkRef: string | null;
   createdAt: Date;
 }
 
@@ -44,6 +47,8 @@ export interface PendingAdjustment {
   requestedAt: Date;
 }
 
+export type PayLinkAfterResolution = 'completed' | 'open' | 'not active';
+
 export interface Resolution {
   /** What was resolved: the payment itself, or a refund or void of it. */
   what: 'payment' | 'refund' | 'void';
@@ -51,13 +56,20 @@ export interface Resolution {
   /** The payment's state afterwards. */
   paymentResult: number;
   processStatus: number;
+  /**
+   * A payment made on a pay link's page: this resolution completed the link (a charge), left it
+   * open for another payment (nothing charged), or found it no longer active (cancelled meanwhile)
+   * and left it so. A recurring schedule the link asked for is not started: the payer's card was
+   * never stored.
+   */
+  payLink?: PayLinkAfterResolution;
 }
 
 const STILL_PENDING = `payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing})`;
 
 const LIST_SQL = `
 SELECT p.id, p.partner_id, pa.name AS partner_name, pr.name AS processor_name, pr.adapter, p.method,
-       p.total_amount_cents, p.currency, p.tran_id, p.recurring_profile_id, p.bill_date, p.created_at
+       p.total_amount_cents, p.currency, p.tran_id, p.recurring_profile_id, p.bill_date, p.pay_link_id, p.created_at
 FROM payments p JOIN partners pa ON pa.id = p.partner_id JOIN processors pr ON pr.id = p.processor_id
 WHERE p.${STILL_PENDING} AND p.created_at <= $1
 ORDER BY p.created_at, p.id`;
@@ -68,12 +80,22 @@ FROM payment_adjustments a JOIN payments p ON p.id = a.payment_id JOIN partners 
 WHERE a.status = 'pending' AND a.requested_at <= $1
 ORDER BY a.requested_at, a.id`;
 
-/** Only a payment still pending is completed: two operators, or an operator and a late process, cannot both. */
+/**
+ * Only a payment still pending is completed: two operators, or an operator and a late process,
+ * cannot both. A charge taken through a pay link completes the link in the same statement, as the
+ * page would have (still active: the link took no other payment while this one was unresolved).
+ */
 const RESOLVE_SQL = `
-UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, message = $5, processor_message = $6,
-       successful = $7, payment_result = $8, process_status = $9, processed_at = $10
-WHERE id = $1 AND ${STILL_PENDING} AND created_at <= $11
-RETURNING id`;
+WITH p AS (
+  UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, message = $5, processor_message = $6,
+         successful = $7, payment_result = $8, process_status = $9, processed_at = $10
+  WHERE id = $1 AND ${STILL_PENDING} AND created_at <= $11
+  RETURNING id, pay_link_id, successful),
+link AS (
+  UPDATE pay_links l SET status = 'completed', payment_id = p.id, completed_at = $10, lease_until = NULL
+  FROM p WHERE l.id = p.pay_link_id AND p.successful AND l.status = 'active'
+  RETURNING l.id)
+SELECT p.id, p.successful, p.pay_link_id IS NOT NULL AS through_pay_link, (SELECT count(*) FROM link) > 0 AS pay_link_completed FROM p`;
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -89,6 +111,7 @@ interface ListRow {
   tran_id: string | null;
   recurring_profile_id: string | null;
   bill_date: string | null;
+  pay_link_id: string | null;
   created_at: Date | string;
 }
 
@@ -143,6 +166,7 @@ export class PendingPaymentService {
       tranId: r.tran_id,
       recurringProfileId: r.recurring_profile_id,
       billDate: r.bill_date,
+      payLinkRef: r.pay_link_id ? payLinkRef(r.pay_link_id) : null,
       createdAt: new Date(r.created_at),
     }));
     return { payments: pending, adjustments };
@@ -166,9 +190,13 @@ export class PendingPaymentService {
     return { what: done.kind, paymentGuid: done.paymentGuid, paymentResult: done.paymentResult, processStatus: done.processStatus };
   }
 
-  async #resolvePayment(paymentGuid: string, outcome: ProcessorOutcome, startedBefore: Date): Promise<{ paymentResult: number; processStatus: number }> {
+  async #resolvePayment(
+    paymentGuid: string,
+    outcome: ProcessorOutcome,
+    startedBefore: Date,
+  ): Promise<{ paymentResult: number; processStatus: number; payLink?: PayLinkAfterResolution }> {
     const answer = completion(outcome);
-    let updated: unknown[];
+    let updated: { successful: boolean; through_pay_link: boolean; pay_link_completed: boolean }[];
     try {
       updated = await this.#sql.query(RESOLVE_SQL, [
         paymentGuid,
@@ -192,7 +220,15 @@ export class PendingPaymentService {
       if (row && (row.payment_result === PaymentResult.Pending || row.payment_result === PaymentResult.Processing)) throw tooYoung('payment', paymentGuid);
       throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row?.payment_result}): its outcome is already recorded`);
     }
-    return { paymentResult: answer.paymentResult, processStatus: answer.processStatus };
+    const [done] = updated;
+    const payLink: PayLinkAfterResolution | undefined = !done!.through_pay_link
+      ? undefined
+      : !done!.successful
+        ? 'open'
+        : done!.pay_link_completed
+          ? 'completed'
+          : 'not active';
+    return { paymentResult: answer.paymentResult, processStatus: answer.processStatus, ...(payLink ? { payLink } : {}) };
   }
 }
 

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const orm = require('drizzle-orm') as typeof Orm;
 const pgCore = require('drizzle-orm/pg-core') as typeof PgCore;
 
-export const { and, asc, count, desc, eq, getTableColumns, gt, inArray, is, isNull, lt, ne, or, sql } = orm;
+export const { and, asc, count, desc, eq, getTableColumns, gt, inArray, is, isNull, lt, ne, notExists, or, sql } = orm;
 export const {
   PgTable,
   bigint,

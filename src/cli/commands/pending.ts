@@ -1,4 +1,5 @@
 import { formatCents } from '../../domain/money.ts';
+import type { PayLinkAfterResolution } from '../../services/pending-payments.ts';
 import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../services/processor-outcome.ts';
 import { type Command, UsageError, requiredPositional } from '../command.ts';
 
@@ -30,6 +31,12 @@ function outcome(values: Record<string, unknown>): ProcessorOutcome {
   return { kind, transactionId, authCode };
 }
 
+const PAY_LINK_AFTER: Record<PayLinkAfterResolution, string> = {
+  completed: 'It was made on a pay link: the link is now completed with it (a recurring schedule the link asked for was not started: the card was never stored).',
+  open: 'It was made on a pay link: nothing was charged, and the link takes payments again.',
+  'not active': 'It was made on a pay link that is no longer active (cancelled or completed meanwhile): the link was left as it is.',
+};
+
 /** Payments left Pending by a stop between the processor call and the record, and their resolution. */
 export const pendingCommands: Command[] = [
   {
@@ -55,7 +62,8 @@ export const pendingCommands: Command[] = [
         if (found.payments.length > 0) ctx.out(`${found.payments.length} payment(s) (reference at the processor: the PaymentGuid):`);
         for (const p of found.payments) {
           const recurring = p.recurringProfileId ? `  recurring ${p.recurringProfileId} bill date ${p.billDate}` : '';
-          ctx.out(`  ${p.paymentGuid}  ${p.createdAt.toISOString()}  ${p.method} ${formatCents(p.amountCents)} ${p.currency ?? ''}  ${p.partnerName} via ${p.processorName} (${p.adapter})${p.tranId ? `  TranId ${p.tranId}` : ''}${recurring}`);
+          const payLink = p.payLinkRef ? `  pay link ${p.payLinkRef} (takes no payment until resolved)` : '';
+          ctx.out(`  ${p.paymentGuid}  ${p.createdAt.toISOString()}  ${p.method} ${formatCents(p.amountCents)} ${p.currency ?? ''}  ${p.partnerName} via ${p.processorName} (${p.adapter})${p.tranId ? `  TranId ${p.tranId}` : ''}${recurring}${payLink}`);
         }
         if (found.adjustments.length > 0) ctx.out(`${found.adjustments.length} refund(s) or void(s) (reference at the processor: their id):`);
         for (const a of found.adjustments) {
@@ -87,6 +95,7 @@ export const pendingCommands: Command[] = [
       if (ctx.json) return ctx.out(JSON.stringify({ id, outcome: answer.kind, ...result }));
       const what = result.what === 'payment' ? `Payment ${id}` : `The ${result.what} ${id} of payment ${result.paymentGuid}`;
       ctx.out(`${what} recorded as ${answer.kind}; the payment is now PaymentResult ${result.paymentResult}, ProcessStatus ${result.processStatus}.`);
+      if (result.payLink) ctx.out(PAY_LINK_AFTER[result.payLink]);
     },
   },
 ];

@@ -76,6 +76,8 @@ export const payments = pgTable('payments', {
   // Recurring billing (migrations/0006_recurring.sql): the profile and bill date this attempt charged.
   recurringProfileId: uuid('recurring_profile_id'),
   billDate: date('bill_date', { mode: 'string' }),
+  // The pay link whose page took this payment (migrations/0011_pay_link_payments.sql).
+  payLinkId: text('pay_link_id'),
 });
 
 export const paymentLines = pgTable(
