@@ -262,7 +262,13 @@ export class CharityService {
     const conditions = this.#conditions(matches);
     if (conditions === null) return emptyPage(criteria);
     const plan = this.#plan(conditions, await this.#statistics.get());
-    const found = await this.#nameCandidates(criteria, conditions, plan.scan ? new Set() : plan.indexed);
+    let indexed: Set<number>;
+    if (!plan.scan) indexed = plan.indexed;
+    else if (criteria.registry === 'IRS') indexed = new Set();
+    // The statistics are the whole directory's, 95 % US names: words common there can be rare in
+    // the Canadian registry, which reading in storage order could then read through.
+    else indexed = new Set(conditions.keys());
+    const found = await this.#nameCandidates(criteria, conditions, indexed);
     const total = Math.min(found.length, MAX_NAME_MATCHES);
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
     // A name search's pages end with its MAX_NAME_MATCHES best matches.
