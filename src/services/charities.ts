@@ -178,7 +178,9 @@ export class CharityService {
    * the last VOCABULARY_TTL_MS are looked up in one round trip.
    */
   async #matchWords(words: string[]): Promise<WordMatches[]> {
-    const missing = [...new Set(words.filter((w) => !this.#prefixed.has(w)))];
+    // Each word read from the cache once: an entry could expire between a check and a later read.
+    const known = new Map(words.map((w) => [w, this.#prefixed.get(w)] as const));
+    const missing = [...known].filter(([, prefixed]) => prefixed === undefined).map(([w]) => w);
     if (missing.length > 0) {
       const upper = missing.map((w) => ([...w].length >= MIN_PREFIX_LENGTH ? prefixEnd(w) : `${w}\u0001`));
       const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
@@ -188,10 +190,14 @@ export class CharityService {
         [missing, upper],
         PREPARED,
       );
-      for (const r of rows) this.#prefixed.set(missing[Number(r.i) - 1]!, r.prefixed);
+      for (const r of rows) {
+        const word = missing[Number(r.i) - 1]!;
+        known.set(word, r.prefixed);
+        this.#prefixed.set(word, r.prefixed);
+      }
     }
     return words.map((word) => {
-      const prefixed = this.#prefixed.get(word) ?? [];
+      const prefixed = known.get(word) ?? [];
       const broad = prefixed.length > MAX_PREFIX_WORDS;
       return { word, prefixed: broad ? [] : prefixed, broad, similar: [] };
     });
@@ -199,7 +205,8 @@ export class CharityService {
 
   async #addSimilar(matches: WordMatches[], which: boolean[]): Promise<void> {
     const words = matches.filter((m, i) => which[i] && [...m.word].length >= MIN_FUZZY_LENGTH).map((m) => m.word);
-    const missing = [...new Set(words.filter((w) => !this.#similar.has(w)))];
+    const known = new Map(words.map((w) => [w, this.#similar.get(w)] as const));
+    const missing = [...known].filter(([, similar]) => similar === undefined).map(([w]) => w);
     if (missing.length > 0) {
       const rows = await this.#sql.query<{ word: string; similar: string[] }>(
         `SELECT q.word, ARRAY(SELECT w.word FROM charity_words w WHERE w.word % q.word
@@ -208,10 +215,13 @@ export class CharityService {
         [missing],
         PREPARED,
       );
-      for (const r of rows) this.#similar.set(r.word, r.similar);
+      for (const r of rows) {
+        known.set(r.word, r.similar);
+        this.#similar.set(r.word, r.similar);
+      }
     }
     for (const [i, m] of matches.entries()) {
-      const similar = which[i] ? this.#similar.get(m.word) : undefined;
+      const similar = which[i] ? known.get(m.word) : undefined;
       if (similar) m.similar = similar.filter((w) => !m.prefixed.includes(w));
     }
   }

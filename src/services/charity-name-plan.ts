@@ -8,7 +8,7 @@ import type { NameStatistics } from './charity-name-statistics.ts';
  * checked on the rows those find, as long as the index then leaves few rows to read: each row
  * read costs about as much as 30 index entries. And when matches are so common that reading the
  * directory in storage order meets MAX_NAME_MATCHES + 1 of them within a few thousand rows
- * ("the", "uni", "amer"), no index is used at all.
+ * ("the", "inc", "foundation"), no index is used at all.
  */
 
 /** One query word: the name must have one of these words (as LIKE patterns: `patterns`). */
@@ -37,12 +37,13 @@ export function planNameSearch(conditions: NameCondition[], statistics: NameStat
   const all = new Set(conditions.keys());
   if (statistics.rows === 0) return { scan: false, indexed: all };
   // A word not among the common ones is taken to be half as common as the rarest of those.
-  const shares = conditions.map(({ words }) =>
-    Math.min(1, words.reduce((sum, w) => sum + (statistics.commonWords.get(w) ?? statistics.rareBelow / 2), 0)),
-  );
-  // Words taken to occur independently (the planner's assumption too): names' words go together
-  // more often than that ("of the"), so this errs towards the index.
-  if (shares.reduce((a, b) => a * b, 1) >= SCAN_SHARE) return { scan: true };
+  const share = (words: string[], rare: number) => Math.min(1, words.reduce((sum, w) => sum + (statistics.commonWords.get(w) ?? rare), 0));
+  const shares = conditions.map(({ words }) => share(words, statistics.rareBelow / 2));
+  // Reading in storage order is decided on the measured shares of common words alone: a guess
+  // about dozens of rare words could otherwise send a search with few matches through the whole
+  // directory. Words taken to occur independently (the planner's assumption too): names' words
+  // go together more often than that ("of the"), so this errs towards the index.
+  if (conditions.reduce((product, { words }) => product * share(words, 0), 1) >= SCAN_SHARE) return { scan: true };
   const rarestFirst = [...all].sort((a, b) => shares[a]! - shares[b]!);
   const indexed = new Set<number>();
   // Rows the index leaves.

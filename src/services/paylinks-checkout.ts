@@ -225,8 +225,15 @@ export class PayLinkCheckoutService {
     }
   }
 
-  /** Why a link could not be held: no longer active, or another submission holds it. */
+  /**
+   * Why a link could not be held: no longer active, another submission holds it, or a payment
+   * through it succeeded without completing it (then it is completed now, with that payment).
+   */
   async #notHeld(link: PayLink): Promise<CheckoutOutcome> {
+    if (await this.#links.completeWithItsPayment(link.id)) {
+      this.#log?.warn({ payLinkRef: payLinkRef(link.id) }, 'pay link completed with the successful payment its submission could not record');
+      return { kind: 'unavailable', status: 'completed' };
+    }
     const now = await this.#links.find(link.id);
     return now && now.status !== 'active' ? { kind: 'unavailable', status: now.status } : { kind: 'busy' };
   }
@@ -243,7 +250,7 @@ export class PayLinkCheckoutService {
         if (await this.#links.complete(lease, { paymentId })) return true;
         // An operator may have completed it with this very payment meanwhile (`payments pending
         // resolve`, when this answer came late): that is not a lost link.
-        return (await this.#links.find(link.id))?.paymentId === paymentId;
+        return (await this.#links.paymentIdOf(link.id)) === paymentId;
       } catch (err) {
         if (attempt >= COMPLETE_ATTEMPTS) {
           this.#log?.error(

@@ -21,7 +21,7 @@ import {
 } from './paylinks-rules.ts';
 import type { ProcessorService } from './processors.ts';
 import type { TokenService } from './tokens.ts';
-import { and, eq, inArray, isNull, lt, notExists, or, sql } from '../store/drizzle.ts';
+import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from '../store/drizzle.ts';
 
 /** Everything the page shows or passes on, fixed when the link is made. */
 export interface PayLinkSettings {
@@ -360,6 +360,33 @@ export class PayLinkService {
       .where(this.#held(lease))
       .returning({ id: payLinks.id });
     return rows.length === 1;
+  }
+
+  /**
+   * Completes a link that is still active although a payment through it succeeded (its
+   * submission could not record the completion): true when it did. Any visitor's attempt to pay
+   * such a link comes here, since `hold` refuses it.
+   */
+  async completeWithItsPayment(id: string): Promise<boolean> {
+    const [paid] = await this.#db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.payLinkId, id), eq(payments.paymentResult, PaymentResult.Successful)))
+      .orderBy(asc(payments.createdAt))
+      .limit(1);
+    if (!paid) return false;
+    const rows = await this.#db
+      .update(payLinks)
+      .set({ status: 'completed', paymentId: paid.id, completedAt: this.#clock.now(), leaseUntil: null })
+      .where(and(eq(payLinks.id, id), eq(payLinks.status, 'active')))
+      .returning({ id: payLinks.id });
+    return rows.length === 1;
+  }
+
+  /** The payment a link was completed with, read whatever the state of its partner. */
+  async paymentIdOf(id: string): Promise<string | null> {
+    const [row] = await this.#db.select({ paymentId: payLinks.paymentId }).from(payLinks).where(eq(payLinks.id, id));
+    return row?.paymentId ?? null;
   }
 
   #held(lease: PayLinkLease) {

@@ -47,7 +47,7 @@ export interface PendingAdjustment {
   requestedAt: Date;
 }
 
-export type PayLinkAfterResolution = 'completed' | 'open' | 'not active';
+export type PayLinkAfterResolution = 'completed' | 'open' | 'not active' | 'charged on an inactive link';
 
 export interface Resolution {
   /** What was resolved: the payment itself, or a refund or void of it. */
@@ -59,8 +59,8 @@ export interface Resolution {
   /**
    * A payment made on a pay link's page: this resolution completed the link (a charge), left it
    * open for another payment (nothing charged), or found it no longer active (cancelled meanwhile)
-   * and left it so. A recurring schedule the link asked for is not started: the payer's card was
-   * never stored.
+   * and left it so: with a charge, one the page would have voided (the operator's to void or
+   * refund). A recurring schedule the link asked for is not started: the card was never stored.
    */
   payLink?: PayLinkAfterResolution;
 }
@@ -95,7 +95,9 @@ link AS (
   UPDATE pay_links l SET status = 'completed', payment_id = p.id, completed_at = $10, lease_until = NULL
   FROM p WHERE l.id = p.pay_link_id AND p.successful AND l.status = 'active'
   RETURNING l.id)
-SELECT p.id, p.successful, p.pay_link_id IS NOT NULL AS through_pay_link, (SELECT count(*) FROM link) > 0 AS pay_link_completed FROM p`;
+SELECT p.id, p.successful, (SELECT count(*) FROM link) > 0 AS pay_link_completed,
+       (SELECT l.status FROM pay_links l WHERE l.id = p.pay_link_id) AS pay_link_status_before
+FROM p`;
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -196,7 +198,7 @@ export class PendingPaymentService {
     startedBefore: Date,
   ): Promise<{ paymentResult: number; processStatus: number; payLink?: PayLinkAfterResolution }> {
     const answer = completion(outcome);
-    let updated: { successful: boolean; through_pay_link: boolean; pay_link_completed: boolean }[];
+    let updated: { successful: boolean; pay_link_completed: boolean; pay_link_status_before: string | null }[];
     try {
       updated = await this.#sql.query(RESOLVE_SQL, [
         paymentGuid,
@@ -221,13 +223,12 @@ export class PendingPaymentService {
       throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row?.payment_result}): its outcome is already recorded`);
     }
     const [done] = updated;
-    const payLink: PayLinkAfterResolution | undefined = !done!.through_pay_link
-      ? undefined
-      : !done!.successful
-        ? 'open'
-        : done!.pay_link_completed
-          ? 'completed'
-          : 'not active';
+    // The statement's own reads see the link as it was before it (status_before).
+    let payLink: PayLinkAfterResolution | undefined;
+    if (done!.pay_link_status_before === null) payLink = undefined;
+    else if (done!.pay_link_completed) payLink = 'completed';
+    else if (done!.pay_link_status_before !== 'active') payLink = done!.successful ? 'charged on an inactive link' : 'not active';
+    else payLink = 'open';
     return { paymentResult: answer.paymentResult, processStatus: answer.processStatus, ...(payLink ? { payLink } : {}) };
   }
 }

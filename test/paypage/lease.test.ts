@@ -163,7 +163,7 @@ describe('a payment that outlives its lease', () => {
 });
 
 describe('a success that cannot be recorded', () => {
-  it('keeps the link held (no second payment) after trying again, and answers with the error page', async () => {
+  it('answers with the error page after trying again, and the next attempt completes the link with that payment (no second charge)', async () => {
     const { id } = await createLink(ctx);
     const [formA, formB] = await twoForms(id);
     const links = ctx.services.payLinks;
@@ -185,16 +185,15 @@ describe('a success that cannot be recorded', () => {
     expect(logsWith('pay link paid but not completed')[0]).toMatchObject({ payLinkRef: payLinkRef(id) });
 
     links.complete = original;
+    const [paid] = await lastPayments(1);
+    expect((await linkRow(id)).status).toBe('active');
+    // The next attempt to pay finds the successful payment and completes the link with it: no
+    // second charge, now or after the lease.
     const again = await submit(ctx, id, CARD, { csrf: formB });
-    expect(again.statusCode).toBe(409);
-    expect(again.body).toContain('A payment for this link is already being processed.');
+    expect(again.statusCode).toBe(303);
     expect(await paymentCount(ctx)).toBe(count + 1);
-    expect((await linkRow(id)).lease_until).not.toBeNull();
-    // Long after the lease: the successful payment itself keeps the link from a second charge.
-    ctx.clock.advance(PAY_LINK_LEASE_MS + 60_000);
-    const later = await submit(ctx, id, CARD, { csrf: csrfOf((await openPage(ctx, id)).html) });
-    expect(later.statusCode).toBe(409);
-    expect(await paymentCount(ctx)).toBe(count + 1);
+    expect(await linkRow(id)).toMatchObject({ status: 'completed', payment_id: paid!.id, lease_until: null });
+    expect(logsWith('pay link completed with the successful payment its submission could not record')[0]).toMatchObject({ payLinkRef: payLinkRef(id) });
   });
 
   it('keeps the link held when the payment ends in an unexpected error (its outcome is unknown)', async () => {
@@ -271,5 +270,23 @@ describe('a payment whose outcome is unknown (the process stopped while the proc
     expect(await linkRow(id)).toMatchObject({ status: 'completed', payment_id: paid.get('PaymentGuid') });
     slow.answer();
     await request;
+  });
+
+  it('leaves a link cancelled meanwhile as it is, and says when the payer was charged on it', async () => {
+    const first = await stranded();
+    await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?PayLinkId=${first.id}` });
+    const charged = await ctx.services.pendingPayments.resolve(first.guid, { kind: 'approved', transactionId: 'SIM-STRANDED-2' });
+    expect(charged).toMatchObject({ paymentResult: PaymentResult.Successful, payLink: 'charged on an inactive link' });
+    expect(await linkRow(first.id)).toMatchObject({ status: 'cancelled', payment_id: null });
+
+    const second = await stranded();
+    await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?PayLinkId=${second.id}` });
+    const none = await ctx.services.pendingPayments.resolve(second.guid, { kind: 'declined' });
+    expect(none).toMatchObject({ paymentResult: PaymentResult.Failed, payLink: 'not active' });
+    expect((await linkRow(second.id)).status).toBe('cancelled');
+    for (const s of [first, second]) {
+      s.slow.answer();
+      await s.request;
+    }
   });
 });

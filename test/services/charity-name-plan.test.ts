@@ -35,6 +35,12 @@ describe('planNameSearch', () => {
     expect(planNameSearch([cond('foundation', 'foundations', 'the')], national)).toEqual({ scan: true });
   });
 
+  it('never reads in storage order on a guess about rare words, however many', () => {
+    // 72 words rarer than every common one: perhaps 1.8 % of names by the guess, perhaps a handful.
+    const rare = Array.from({ length: 72 }, (_, i) => `bar${i}`);
+    expect(planNameSearch([cond(...rare)], { ...national, rareBelow: 0.0006 })).toEqual({ scan: false, indexed: new Set([0]) });
+  });
+
   it('adds conditions to the index, rarest first, while it would leave too many rows to check', () => {
     // church alone leaves 70,300 rows; with foundation 7,030; with "of" 1,195 <= MAX_ROWS_TO_CHECK.
     expect(1_900_000 * 0.037 * 0.1 * 0.17).toBeLessThanOrEqual(MAX_ROWS_TO_CHECK);

@@ -108,4 +108,26 @@ describe('the vocabulary each process keeps', () => {
     expect(page.results.map((r) => r.name)).toEqual(['ZYXWVUT TEST SOCIETY']);
     expect((await service.search({ Name: 'zyxwvut', CharitySource: 2 })).total).toBe(1);
   });
+
+  it('keeps what it read for a search even when the entry expires while the search waits for the database', async () => {
+    const clock = new ManualClock();
+    let tick = false;
+    // Time passes while the missing words are looked up.
+    const sql = new Proxy(ctx.store.sql, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return async (text: string, params: unknown[], options?: unknown) => {
+          if (tick && text.includes('charity_words')) clock.advance(2);
+          return target.query(text, params as never, options as never);
+        };
+      },
+    });
+    const service = new CharityService({ ...ctx.store, sql }, { clock });
+    const before = await service.search({ Name: 'st albans' });
+    clock.advance(VOCABULARY_TTL_MS - 1);
+    tick = true;
+    // "st" is still kept when the search begins and expires while "alb" is looked up.
+    const page = await service.search({ Name: 'st alban' });
+    expect(page.total).toBe(before.total);
+  });
 });

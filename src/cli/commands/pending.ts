@@ -34,7 +34,9 @@ function outcome(values: Record<string, unknown>): ProcessorOutcome {
 const PAY_LINK_AFTER: Record<PayLinkAfterResolution, string> = {
   completed: 'It was made on a pay link: the link is now completed with it (a recurring schedule the link asked for was not started: the card was never stored).',
   open: 'It was made on a pay link: nothing was charged, and the link takes payments again.',
-  'not active': 'It was made on a pay link that is no longer active (cancelled or completed meanwhile): the link was left as it is.',
+  'not active': 'It was made on a pay link that is no longer active (cancelled meanwhile); nothing was charged and the link was left as it is.',
+  'charged on an inactive link':
+    'It was made on a pay link that is no longer active (cancelled meanwhile): the payer was charged for a link that takes no payment. The page would have voided it: void or refund this payment.',
 };
 
 /** Payments left Pending by a stop between the processor call and the record, and their resolution. */
