@@ -406,7 +406,7 @@ export class PayLinkCheckoutService {
       gwShieldAdditional: phone ? { BillToPhoneNumber: phone } : undefined,
       // A recurring line bills the stored payment method later.
       tokenize: link.settings.tokenizeCard || recurring,
-      // While this payment's outcome is unknown the link takes no other (PayLinkService.hold).
+      // While this payment may have charged, the link takes no other (PayLinkService.hold).
       payLinkId: link.id,
     };
   }
