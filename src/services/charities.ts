@@ -178,10 +178,7 @@ export class CharityService {
    * the last VOCABULARY_TTL_MS are looked up in one round trip.
    */
   async #matchWords(words: string[]): Promise<WordMatches[]> {
-    // Each word read from the cache once: an entry could expire between a check and a later read.
-    const known = new Map(words.map((w) => [w, this.#prefixed.get(w)] as const));
-    const missing = [...known].filter(([, prefixed]) => prefixed === undefined).map(([w]) => w);
-    if (missing.length > 0) {
+    const known = await throughCache(this.#prefixed, words, async (missing) => {
       const upper = missing.map((w) => ([...w].length >= MIN_PREFIX_LENGTH ? prefixEnd(w) : `${w}\u0001`));
       const rows = await this.#sql.query<{ i: number | string; prefixed: string[] }>(
         `SELECT q.i, ARRAY(SELECT w.word FROM charity_words w WHERE w.word >= q.word AND w.word < q.upper
@@ -190,12 +187,8 @@ export class CharityService {
         [missing, upper],
         PREPARED,
       );
-      for (const r of rows) {
-        const word = missing[Number(r.i) - 1]!;
-        known.set(word, r.prefixed);
-        this.#prefixed.set(word, r.prefixed);
-      }
-    }
+      return rows.map((r) => [missing[Number(r.i) - 1]!, r.prefixed]);
+    });
     return words.map((word) => {
       const prefixed = known.get(word) ?? [];
       const broad = prefixed.length > MAX_PREFIX_WORDS;
@@ -205,9 +198,7 @@ export class CharityService {
 
   async #addSimilar(matches: WordMatches[], which: boolean[]): Promise<void> {
     const words = matches.filter((m, i) => which[i] && [...m.word].length >= MIN_FUZZY_LENGTH).map((m) => m.word);
-    const known = new Map(words.map((w) => [w, this.#similar.get(w)] as const));
-    const missing = [...known].filter(([, similar]) => similar === undefined).map(([w]) => w);
-    if (missing.length > 0) {
+    const known = await throughCache(this.#similar, words, async (missing) => {
       const rows = await this.#sql.query<{ word: string; similar: string[] }>(
         `SELECT q.word, ARRAY(SELECT w.word FROM charity_words w WHERE w.word % q.word
                               ORDER BY similarity(w.word, q.word) DESC, w.word LIMIT ${MAX_SIMILAR_WORDS}) AS similar
@@ -215,11 +206,8 @@ export class CharityService {
         [missing],
         PREPARED,
       );
-      for (const r of rows) {
-        known.set(r.word, r.similar);
-        this.#similar.set(r.word, r.similar);
-      }
-    }
+      return rows.map((r) => [r.word, r.similar]);
+    });
     for (const [i, m] of matches.entries()) {
       const similar = which[i] ? known.get(m.word) : undefined;
       if (similar) m.similar = similar.filter((w) => !m.prefixed.includes(w));
@@ -361,6 +349,26 @@ export class CharityService {
     const [row] = await this.#sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM (${rows}) AS r`, params);
     return Number(row?.n ?? 0);
   }
+}
+
+/**
+ * Each word's entry, read from `cache` once (an entry could expire between a check and a later
+ * read, while the others are looked up); the missing ones are looked up together and kept.
+ */
+async function throughCache(
+  cache: LRUCache<string, string[]>,
+  words: string[],
+  lookUp: (missing: string[]) => Promise<[string, string[]][]>,
+): Promise<Map<string, string[]>> {
+  const known = new Map(words.map((w) => [w, cache.get(w)] as const));
+  const missing = [...known].filter(([, entry]) => entry === undefined).map(([w]) => w);
+  if (missing.length > 0) {
+    for (const [word, entry] of await lookUp(missing)) {
+      known.set(word, entry);
+      cache.set(word, entry);
+    }
+  }
+  return new Map([...known].filter((e): e is [string, string[]] => e[1] !== undefined));
 }
 
 interface RankedRow extends ResultRow {
