@@ -1,4 +1,3 @@
-import { integrationSources, organizations, partners, processors } from './foundation.ts';
 import { paymentTokens } from './tokens.ts';
 import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from '../drizzle.ts';
 
@@ -9,11 +8,13 @@ const cents = (name: string) => bigint(name, { mode: 'number' });
 export const payments = pgTable('payments', {
   id: uuid('id').primaryKey(),
   paymentId: integer('payment_id').generatedAlwaysAsIdentity(),
-  partnerId: uuid('partner_id').notNull().references(() => partners.id),
-  processorId: uuid('processor_id').notNull().references(() => processors.id),
-  organizationId: uuid('organization_id').references(() => organizations.id),
+  // No foreign keys to the shared parent rows (partner, processor, organization, source): those
+  // rows are never deleted (migrations/0012_no_parent_row_locks.sql).
+  partnerId: uuid('partner_id').notNull(),
+  processorId: uuid('processor_id').notNull(),
+  organizationId: uuid('organization_id'),
   charityId: uuid('charity_id'),
-  integrationSourceId: uuid('integration_source_id').references(() => integrationSources.id),
+  integrationSourceId: uuid('integration_source_id'),
   duplicateChecked: boolean('duplicate_checked').notNull(),
   method: text('method', { enum: ['card', 'ach', 'wallet'] }).notNull(),
   paymentMethodTypeId: smallint('payment_method_type_id'),

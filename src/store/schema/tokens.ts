@@ -1,4 +1,3 @@
-import { partners } from './foundation.ts';
 import { bigint, pgTable, smallint, sql, text, timestamp, uuid } from '../drizzle.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -6,7 +5,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 /** Reusable card and bank-account tokens; see migrations/0002_tokens.sql. */
 export const paymentTokens = pgTable('payment_tokens', {
   id: uuid('id').primaryKey(),
-  partnerId: uuid('partner_id').notNull().references(() => partners.id),
+  // No foreign key: the partner row is never deleted (migrations/0012_no_parent_row_locks.sql).
+  partnerId: uuid('partner_id').notNull(),
   kind: text('kind', { enum: ['card', 'bank'] }).notNull(),
   gatewayKey: bigint('gateway_key', { mode: 'number' })
     .notNull()
