@@ -16,6 +16,11 @@ export function acceptJsonBodies(app: FastifyInstance) {
   // Matched against the whole header: parameters such as `; charset=utf-8` may follow.
   app.addContentTypeParser(/^application\/[\w.-]+\+json(\s*;.*)?$/i, { parseAs: 'string' }, parse);
   app.addHook('preValidation', async (request) => {
+    // No request of the API nests deeper than a few levels; thousands of levels (which fit in
+    // 1 MiB) would overflow recursive code further on (JSON.stringify of a jsonb column): a 500.
+    if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
+      throw new ValidationError([{ code: ErrorCode.InvalidRequest, field: 'body', message: `The request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels.` }]);
+    }
     // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, for every route.
     const nul = [findNul(request.body, 'body'), findNul(request.query, 'query')].find(Boolean);
     if (nul) throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: nul, message: `'${nul}' must not contain a NUL character.` }]);
@@ -26,20 +31,41 @@ export function acceptJsonBodies(app: FastifyInstance) {
   });
 }
 
-/** The path of the first string holding U+0000 (`Transactions[0].Amount`), if any. */
-function findNul(value: unknown, root: string, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || root : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findNul(value[i], root, `${path}[${i}]`);
-      if (hit) return hit;
-    }
-    return undefined;
+/** Nesting allowed in a JSON body: far more than any request of the spec needs (3 or 4 levels). */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether arrays and objects nest more than `max` levels deep (iterative: any depth is safe). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, depth] = item;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
   }
-  if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      const hit = key.includes('\u0000') ? path || root : findNul(v, root, path ? `${path}.${key}` : key);
-      if (hit) return hit;
+  return false;
+}
+
+/**
+ * The path of the first string holding U+0000 (`Transactions[0].Amount`), if any. Iterative, in
+ * document order: a body of arrays nested thousands deep (well under the 1 MiB limit) must not
+ * overflow the call stack (a RangeError would be a 500).
+ */
+function findNul(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, path] = item;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path || root;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+    } else if (v && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        // A NUL in a property name names the object that holds it.
+        stack.push(key.includes('\u0000') ? [key, path] : [child, path ? `${path}.${key}` : key]);
+      }
     }
   }
   return undefined;

@@ -207,6 +207,11 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
     async (request, reply) => {
       const body = request.body;
       const violations: RuleViolation[] = [];
+      // The schema asks for a non-empty string; blank text (' ') is as good as missing, and the
+      // terms cannot be read without these (a blank one reached the billing code: a 500).
+      for (const field of ['Amount', 'StartDate', 'BillingFrequency'] as const) {
+        if (body[field].trim() === '') violations.push({ code: ErrorCode.Required, field, message: `'${field}' is required.` });
+      }
       const read = readTerms(body, violations);
       if (violations.length > 0) throw new ValidationError(violations);
       const row = await services.recurringProfiles.create(request.partner, {

@@ -189,7 +189,9 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   app.post(GATEWAY_PATH, hidden, async (request, reply) => {
     const soap = request.body as SoapRequest | Params;
     if (soap instanceof Map) {
-      throw new SoapFault(500, 'Client', `Form posts go to ${GATEWAY_PATH}/<Operation>.`);
+      // Not a SOAP request, so no fault: this URL does not take forms (the mirror of a SOAP body
+      // posted to /<Operation>), a 415 rather than a text/plain 500.
+      return sendError(request, reply, 415, 'Client', `Form posts go to ${GATEWAY_PATH}/<Operation>; this URL takes text/xml (SOAP 1.1) or application/soap+xml (SOAP 1.2).`);
     }
     const op = routeSoap(request, soap, namespace);
     const result = await runOperation(request, services.gateway, op, soap.params, true);
