@@ -18,15 +18,16 @@ import { Guid, JSON_CONSUMES, Nullable } from './wire.ts';
 const text = (field: keyof typeof MAX_LENGTH, description?: string) =>
   Type.Optional(Type.String({ maxLength: MAX_LENGTH[field], ...(description ? { description } : {}) }));
 
+/** The spec's fraud-screening fields (all strings). */
+const GW_SHIELD_FIELDS = [
+  'ProductDescription', 'ProductItem', 'ProductType', 'ProductQuantity', 'SessionId', 'BillToPhoneNumber',
+  'ShippingAddressStreet1', 'ShippingAddressStreet2', 'ShippingAddressCountry', 'ShippingAddressCity',
+  'ShippingAddressEmail', 'ShippingAddressName', 'ShippingAddressZip', 'ShippingAddressState', 'ShipToPhoneNumber',
+  'ShipToPremiseForUK', 'ShipToStreetForUK', 'BillToPremiseForUK', 'BillToStreetForUK',
+] as const;
+
 const GwShieldAdditional = Type.Object(
-  Object.fromEntries(
-    [
-      'ProductDescription', 'ProductItem', 'ProductType', 'ProductQuantity', 'SessionId', 'BillToPhoneNumber',
-      'ShippingAddressStreet1', 'ShippingAddressStreet2', 'ShippingAddressCountry', 'ShippingAddressCity',
-      'ShippingAddressEmail', 'ShippingAddressName', 'ShippingAddressZip', 'ShippingAddressState', 'ShipToPhoneNumber',
-      'ShipToPremiseForUK', 'ShipToStreetForUK', 'BillToPremiseForUK', 'BillToStreetForUK',
-    ].map((name) => [name, Type.Optional(Type.String({ maxLength: 500 }))]),
-  ) as Record<string, TSchema>,
+  Object.fromEntries(GW_SHIELD_FIELDS.map((name) => [name, Type.Optional(Type.String({ maxLength: 500 }))])) as Record<string, TSchema>,
   { title: 'GwShieldAdditional', description: 'Fraud-screening data.' },
 );
 
@@ -261,6 +262,20 @@ const paymentSchema = (title: string, body: TSchema) => ({
   response: { 201: { ...Type.Ref('PaymentResponse'), description: 'Every processed attempt, approved or declined (Successful says which).' } },
 });
 
+/**
+ * The spec's GwShieldAdditional fields that were sent: a property it does not have is ignored, as
+ * anywhere else in a request (it used to be stored as sent, whatever its value).
+ */
+function gwShieldOf(value: unknown): Record<string, string> | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const out: Record<string, string> = {};
+  for (const field of GW_SHIELD_FIELDS) {
+    const v = (value as Record<string, unknown>)[field];
+    if (typeof v === 'string') out[field] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function paymentRoutes(app: FastifyInstance, services: Services) {
   usePaymentResponseSchema(app);
 
@@ -282,7 +297,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         externalPaymentData: body.ExternalPaymentData,
         // Card requests only: the spec's ACH request has neither.
         surchargeCents: readOptionalAmount(body.Surcharge, 'Surcharge', own),
-        gwShieldAdditional: body.GwShieldAdditional as Record<string, string> | undefined,
+        gwShieldAdditional: gwShieldOf(body.GwShieldAdditional),
       };
       const violations = allViolations(request, own, services.payments.validateCard(input));
       if (violations.length > 0) throw new ValidationError(violations);
