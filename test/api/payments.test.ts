@@ -181,6 +181,16 @@ describe('POST /api/payment', () => {
       adapter.sale = sale;
     }
   });
+
+  it('keeps only the spec\'s GwShieldAdditional fields (unknown ones are ignored, not stored)', async () => {
+    const res = await pay(card({ GwShieldAdditional: { productItem: 'Gala ticket', SessionId: 'abc', ClientFullName: 'Ada', Extra: { deep: [1, 2] } } }));
+    expect(res.statusCode).toBe(201);
+    const [row] = await ctx.store.sql.query<{ gw_shield: unknown }>('SELECT gw_shield FROM payments WHERE id = $1', [res.json().PaymentGuid]);
+    expect(row!.gw_shield).toEqual({ ProductItem: 'Gala ticket', SessionId: 'abc' });
+    const none = await pay(card({ GwShieldAdditional: { Extra: 'x' } }));
+    const [empty] = await ctx.store.sql.query<{ gw_shield: unknown }>('SELECT gw_shield FROM payments WHERE id = $1', [none.json().PaymentGuid]);
+    expect(empty!.gw_shield).toBeNull();
+  });
 });
 
 describe('after the processor approved', () => {
@@ -259,16 +269,6 @@ describe('POST /api/paymentAch', () => {
     const res = await payAch(ach({ CheckAccountNumber: account }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ Successful: false, ResponseCode: code, PaymentResult: 4, ProcessStatus: 5 });
-  });
-
-  it('keeps only the spec\'s GwShieldAdditional fields (unknown ones are ignored, not stored)', async () => {
-    const res = await pay(card({ GwShieldAdditional: { productItem: 'Gala ticket', SessionId: 'abc', ClientFullName: 'Ada', Extra: { deep: [1, 2] } } }));
-    expect(res.statusCode).toBe(201);
-    const [row] = await ctx.store.sql.query<{ gw_shield: unknown }>('SELECT gw_shield FROM payments WHERE id = $1', [res.json().PaymentGuid]);
-    expect(row!.gw_shield).toEqual({ ProductItem: 'Gala ticket', SessionId: 'abc' });
-    const none = await pay(card({ GwShieldAdditional: { Extra: 'x' } }));
-    const [empty] = await ctx.store.sql.query<{ gw_shield: unknown }>('SELECT gw_shield FROM payments WHERE id = $1', [none.json().PaymentGuid]);
-    expect(empty!.gw_shield).toBeNull();
   });
 
   it('ignores fields the ACH request does not have (Surcharge, GwShieldAdditional)', async () => {

@@ -3,8 +3,8 @@ import { cardPaymentInput, createTestContext, type TestContext } from '../helper
 
 /**
  * Payments and tokens carry no foreign keys to the partner, processor, organization and
- * integration source rows (a lock on rows every payment shares); those rows are kept instead:
- * never deleted, never re-keyed (migrations/0012_no_parent_row_locks.sql).
+ * integration source rows (a lock on rows every payment shares); triggers keep a row they refer
+ * to instead: never deleted, re-keyed or truncated away (migrations/0012_no_parent_row_locks.sql).
  */
 let ctx: TestContext;
 let paymentId: string;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const kept = /never deleted and keep their id/;
+const kept = /that payment(s|_tokens) refers to are never deleted and keep their id/;
 
 describe('rows payments refer to', () => {
   const parents = () =>
@@ -59,6 +59,34 @@ describe('rows payments refer to', () => {
     // The partner can still be disabled (the operator's way to stop one).
     await ctx.store.sql.query(`UPDATE partners SET status = 'disabled' WHERE id = $1`, [ctx.nonProfit.ClientId]);
     await ctx.store.sql.query(`UPDATE partners SET status = 'active' WHERE id = $1`, [ctx.nonProfit.ClientId]);
+  });
+
+  it('can be deleted while nothing refers to them (one created by mistake)', async () => {
+    const partnerId = ctx.nonProfit.ClientId;
+    const id = crypto.randomUUID();
+    await ctx.store.sql.query(
+      `INSERT INTO processors (id, partner_id, name, mkey, payment_method_types, created_at) VALUES ($1, $2, 'Mistake', $3, '{1}', now())`,
+      [id, partnerId, `mistake-${id}`],
+    );
+    await ctx.store.sql.query(`INSERT INTO organizations (id, partner_id, name, created_at) VALUES ($1, $2, 'Mistake', now())`, [id, partnerId]);
+    await ctx.store.sql.query(`INSERT INTO integration_sources (id, partner_id, name, created_at) VALUES ($1, $2, 'Mistake', now())`, [id, partnerId]);
+    for (const table of ['processors', 'organizations', 'integration_sources']) {
+      await ctx.store.sql.query(`UPDATE ${table} SET id = gen_random_uuid() WHERE id = $1`, [id]);
+      const deleted = await ctx.store.sql.query(`DELETE FROM ${table} WHERE partner_id = $1 AND name = 'Mistake' RETURNING id`, [partnerId]);
+      expect(deleted, table).toHaveLength(1);
+    }
+  });
+
+  it('a partner a token refers to (with no payment) is kept too', async () => {
+    const partnerId = crypto.randomUUID();
+    await ctx.store.sql.query(
+      `INSERT INTO partners (id, name, kind, client_secret_hash, api_key_hash, created_at) VALUES ($1, 'Token only', 'non-profit', 'x', 'x', now())`,
+      [partnerId],
+    );
+    await ctx.services.tokens.tokenizeCard(partnerId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '35', source: 'api' });
+    await expect(ctx.store.sql.query('DELETE FROM partners WHERE id = $1', [partnerId])).rejects.toThrow(/partners that payment_tokens refers to/);
+    await ctx.store.sql.query('DELETE FROM payment_tokens WHERE partner_id = $1', [partnerId]);
+    expect(await ctx.store.sql.query('DELETE FROM partners WHERE id = $1 RETURNING id', [partnerId])).toHaveLength(1);
   });
 
   it('are not locked by a payment insert (no foreign key from payments or tokens to them)', async () => {
