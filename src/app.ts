@@ -12,7 +12,7 @@ import { gatewayPlugin } from './gateway/plugin.ts';
 import { httpsServerOptions } from './gateway/transport.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { loggerOptions } from './logging.ts';
-import { payPagePlugin } from './paypage/plugin.ts';
+import { payPageBadRequest, payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
 
 const GUID_FORMAT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -54,11 +54,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    // A URL the router cannot decode (`/api/%`): answered in surface A's shape, without echoing it.
+    // A URL the router cannot decode (`/api/%`): answered in surface A's shape, or with the pay
+    // page's 400 page for a pay link URL, without echoing it.
     frameworkErrors: (_error, request, reply) => {
       if (request.url.toLowerCase().startsWith('/api')) {
         return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
       }
+      if (/^\/paylink(\/|$)/i.test(request.url)) return payPageBadRequest(reply as FastifyReply, config.frameAncestors);
       return (reply as FastifyReply).code(400).type('text/plain; charset=utf-8').send('Bad Request');
     },
     ajv: {

@@ -41,6 +41,38 @@ interface PageRequest {
 const SAVE_CARD_FIELDS = ['FirstName', 'LastName', 'Street', 'Zip', 'Country', 'CardNum', 'ExpMonth', 'ExpYear'];
 const NO_SAVED = { card: false, bank: false };
 
+type PageBuilder = (nonce: string, t: Messages) => { title: string; main: string };
+
+/** Sends a page: headers (CSP with a fresh nonce), status, the document. */
+function sendPage(reply: FastifyReply, frameAncestors: string, status: number, link: PayLink | undefined, lang: PageLanguage, build: PageBuilder) {
+  const nonce = newNonce();
+  const t = messagesFor(lang);
+  setPageHeaders(reply, { nonce, frameAncestors, redirectUrl: link?.redirectUrl });
+  const { title, main } = build(nonce, t);
+  const html = page(
+    {
+      lang,
+      t,
+      nonce,
+      title,
+      theme: link?.settings.theme,
+      fonts: link?.settings.themeFonts,
+      poweredBy: link ? { text: link.settings.poweredByText, url: link.settings.poweredByUrl } : undefined,
+    },
+    main,
+  );
+  return reply.code(status).send(html);
+}
+
+/**
+ * The pay page's 400 page, for a pay link URL the router refused before any route ran (a path it
+ * cannot decode, an id over the length limit): the payer sees a page with the page's headers,
+ * not a bare text answer.
+ */
+export function payPageBadRequest(reply: FastifyReply, frameAncestors: string) {
+  return sendPage(reply, frameAncestors, 400, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
+}
+
 export async function payPagePlugin(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   const { config, payLinks, payLinkCheckout: checkout } = services;
@@ -54,26 +86,8 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   });
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody, { bodyLimit: 16 * 1024 });
 
-  /** Sends a page: headers (CSP with a fresh nonce), status, the document. */
-  function send(reply: FastifyReply, status: number, link: PayLink | undefined, lang: PageLanguage, build: (nonce: string, t: Messages) => { title: string; main: string }) {
-    const nonce = newNonce();
-    const t = messagesFor(lang);
-    setPageHeaders(reply, { nonce, frameAncestors: config.frameAncestors, redirectUrl: link?.redirectUrl });
-    const { title, main } = build(nonce, t);
-    const html = page(
-      {
-        lang,
-        t,
-        nonce,
-        title,
-        theme: link?.settings.theme,
-        fonts: link?.settings.themeFonts,
-        poweredBy: link ? { text: link.settings.poweredByText, url: link.settings.poweredByUrl } : undefined,
-      },
-      main,
-    );
-    return reply.code(status).send(html);
-  }
+  const send = (reply: FastifyReply, status: number, link: PayLink | undefined, lang: PageLanguage, build: PageBuilder) =>
+    sendPage(reply, config.frameAncestors, status, link, lang, build);
 
   const notFoundPage = (reply: FastifyReply, lang: PageLanguage = 'en') =>
     send(reply, 404, undefined, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.notFound) }));

@@ -156,6 +156,18 @@ describe('GET /paylink/<PayLinkId>', () => {
     }
   });
 
+  it('answers a link URL the router cannot take (undecodable, over-long id) with the page\'s 400 page', async () => {
+    for (const url of ['/paylink/%ff', '/paylink/%', `/paylink/${'a'.repeat(101)}`]) {
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await ctx.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+        expect(res.body).toContain('<!doctype html>');
+      }
+    }
+  });
+
   it('keeps the PayLinkId exactly as issued (ids are case-sensitive)', async () => {
     const { id } = await createLink(ctx);
     const flipped = id.replace(/[a-z]/, (c) => c.toUpperCase()).replace(/[A-Z]/, (c) => c.toLowerCase());
