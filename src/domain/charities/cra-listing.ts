@@ -1,5 +1,5 @@
 import { type CharityRecord, charityId } from './charity.ts';
-import { type ParsedRow, type RowFormat, present, quote } from './row-format.ts';
+import { type ParsedRow, type RowFormat, present, quote, unstorable } from './row-format.ts';
 import { searchText } from './search-text.ts';
 
 /**
@@ -85,7 +85,8 @@ function parseCraRow(line: string, at: Partial<Record<Field, number>>, width: nu
     groupExemption: null,
     groupRole: null,
   };
-  return { ok: true, record };
+  const unfit = unstorable(record);
+  return unfit ? { ok: false, reason: unfit } : { ok: true, record };
 }
 
 /** The CRA export writes Canadian postal codes without their space: M6G1A5 -> M6G 1A5. */

@@ -4,6 +4,7 @@ import type { RowFormat } from './row-format.ts';
 
 /** The format of a registry file, from its header line (without its line ending); null: unknown. */
 export function detectFormat(headerLine: string): RowFormat | null {
-  const header = headerLine.replace(/^\uFEFF/, '');
+  // A byte order mark, decoded (U+FEFF) or read as Latin-1 bytes (the importer reads headers so).
+  const header = headerLine.replace(/^(\uFEFF|\u00EF\u00BB\u00BF)/, '');
   return irsFormat(header) ?? craFormat(header);
 }

@@ -1,7 +1,7 @@
 import { type CharityRecord, charityId, formatUsEin } from './charity.ts';
 import { FREELY_ASSOCIATED_STATES, US_TERRITORIES, countryCode } from './countries.ts';
 import { splitCsvLine } from './csv-line.ts';
-import { type ParsedRow, type RowFormat, present, quote } from './row-format.ts';
+import { type ParsedRow, type RowFormat, present, quote, unstorable } from './row-format.ts';
 import { searchText } from './search-text.ts';
 
 /**
@@ -80,5 +80,6 @@ function parseIrsRow(line: string, at: Record<Column, number>, width: number): P
     groupExemption,
     groupRole: groupExemption ? (CENTRAL.has(get('AFFILIATION') ?? '') ? 'central' : 'member') : null,
   };
-  return { ok: true, record };
+  const unfit = unstorable(record);
+  return unfit ? { ok: false, reason: unfit } : { ok: true, record };
 }
