@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardToken, createProfile } from '../billing/fixtures.ts';
 import { type TestContext, type TestPartner, createTestContext } from '../helpers/context.ts';
 import { linkBody } from '../paypage/paylink-helpers.ts';
+import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
 
 /**
  * Generative robustness tests of surface A: every route gets mostly-valid requests with one or
@@ -19,9 +20,7 @@ import { linkBody } from '../paypage/paylink-helpers.ts';
  * `{ seed, path }` in the property's parameters.
  */
 
-/** FUZZ_SCALE=10 runs every property ten times as long (for a deeper search; the default is for CI). */
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1) || 1;
-const RUNS = { mutated: Math.round(150 * SCALE), random: Math.round(60 * SCALE) };
+const RUNS = { mutated: Math.round(150 * FUZZ_SCALE), random: Math.round(60 * FUZZ_SCALE) };
 
 let ctx: TestContext;
 let paymentGuid: string;
@@ -213,7 +212,6 @@ function parentOf(root: Json, path: Path): Json | undefined {
   return node;
 }
 
-const flipCase = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 type Mutation =
   | { kind: 'set'; pick: number; value: Odd }

@@ -4,6 +4,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { type GatewayLogin, NS, PATH, SOAP11, SOAP12, createGatewayUser, login, resultOf } from './gateway-helpers.ts';
+import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
 
 // Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
@@ -24,9 +25,7 @@ vi.setConfig({ testTimeout: 120_000 });
  * fast-check prints the seed and the shrunk counterexample of a failure.
  */
 
-/** FUZZ_SCALE=10 runs every property ten times as long (for a deeper search; the default is for CI). */
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1) || 1;
-const RUNS = { token: Math.round(120 * SCALE), login: Math.round(6 * SCALE), xml: Math.round(120 * SCALE) };
+const RUNS = { token: Math.round(120 * FUZZ_SCALE), login: Math.round(6 * FUZZ_SCALE), xml: Math.round(120 * FUZZ_SCALE) };
 
 let ctx: TestContext;
 let user: GatewayLogin;
@@ -101,7 +100,6 @@ const oddRaw = fc.constantFrom(
 
 const oddValue: fc.Arbitrary<Value> = fc.oneof({ weight: 5, arbitrary: oddText.map((text) => ({ text })) }, { weight: 1, arbitrary: oddRaw.map((raw) => ({ raw })) });
 
-const flipCase = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 type Edit =
   | { kind: 'set'; pick: number; value: Value }

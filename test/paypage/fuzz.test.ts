@@ -3,6 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { ACH, CARD, REDIRECT_URL, createLink, csrfOf, encodeForm, openPage, paymentCount } from './paylink-helpers.ts';
+import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
 
 /**
  * Generative robustness tests of the hosted pay page (GET and POST /paylink/<PayLinkId>, its
@@ -25,9 +26,7 @@ import { ACH, CARD, REDIRECT_URL, createLink, csrfOf, encodeForm, openPage, paym
  * `{ seed, path }` in the property's parameters.
  */
 
-/** FUZZ_SCALE=10 runs every property ten times as long (for a deeper search; the default is for CI). */
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1) || 1;
-const RUNS = { form: Math.round(120 * SCALE), random: Math.round(60 * SCALE), paths: Math.round(80 * SCALE), sequence: Math.round(25 * SCALE) };
+const RUNS = { form: Math.round(120 * FUZZ_SCALE), random: Math.round(60 * FUZZ_SCALE), paths: Math.round(80 * FUZZ_SCALE), sequence: Math.round(25 * FUZZ_SCALE) };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -110,7 +109,6 @@ const FORM_FIELDS = [
   'NameOnCard', 'CardNum', 'ExpMonth', 'ExpYear', 'CVNum', 'NameOnCheck', 'CheckRoutingNumber', 'CheckAccountNumber', 'CheckAccountTypeId', 'CheckTypeId', 'TranId', 'TokenGuid',
 ];
 
-const flipCase = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 
 type Mutation =
   | { kind: 'set'; pick: number; value: string; encoding: Encoding }

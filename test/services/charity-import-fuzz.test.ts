@@ -15,6 +15,7 @@ import { OperatorInputError } from '../../src/services/partners.ts';
 import { type Store, openPostgres } from '../../src/store/database.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { freshDatabase, freshStore } from '../helpers/store.ts';
+import { FUZZ_SCALE } from '../helpers/fuzz.ts';
 
 /**
  * Generative robustness tests of the charity directory importer (`payments charities import`).
@@ -40,8 +41,7 @@ import { freshDatabase, freshStore } from '../helpers/store.ts';
  * FUZZ_SCALE=10 runs every property ten times as long. fast-check prints the seed and the shrunk
  * counterexample of a failure; replay it with `{ seed, path }` in the property's parameters.
  */
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1) || 1;
-const RUNS = { irs: Math.round(40 * SCALE), cra: Math.round(30 * SCALE), unknownHeader: Math.round(60 * SCALE), large: Math.round(2 * SCALE) };
+const RUNS = { irs: Math.round(40 * FUZZ_SCALE), cra: Math.round(30 * FUZZ_SCALE), unknownHeader: Math.round(60 * FUZZ_SCALE), large: Math.round(2 * FUZZ_SCALE) };
 
 let store: Store;
 let importer: CharityImportService;
@@ -533,7 +533,7 @@ describe('importing damaged real rows', () => {
         { numRuns: RUNS[kind] },
       );
       await expectWholeRows();
-    }, 120_000 * SCALE);
+    }, 120_000 * FUZZ_SCALE);
   }
 });
 
@@ -677,5 +677,5 @@ describe('a file of several chunks', () => {
       ),
       { numRuns: RUNS.large },
     );
-  }, 120_000 * SCALE);
+  }, 120_000 * FUZZ_SCALE);
 });

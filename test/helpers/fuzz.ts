@@ -1,0 +1,8 @@
+/**
+ * Shared by the generative robustness tests (`*fuzz*.test.ts`).
+ * FUZZ_SCALE=10 runs every property ten times as long (a deeper search; the default is for CI).
+ */
+export const FUZZ_SCALE = Number(process.env.FUZZ_SCALE ?? 1) || 1;
+
+/** The text with every letter's case flipped (`Amount` -> `aMOUNT`): names must match case-insensitively. */
+export const flipCase = (s: string) => [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
