@@ -299,9 +299,10 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         surchargeCents: readOptionalAmount(body.Surcharge, 'Surcharge', own),
         gwShieldAdditional: gwShieldOf(body.GwShieldAdditional),
       };
-      const violations = allViolations(request, own, services.payments.validateCard(input));
+      const validated = services.payments.validateCard(input);
+      const violations = allViolations(request, own, validated.violations);
       if (violations.length > 0) throw new ValidationError(violations);
-      const record = await services.payments.payCard(request.partner, input);
+      const record = await services.payments.payCard(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
     },
   );
@@ -322,9 +323,10 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         nameOnCheck: body.NameOnCheck,
         paymentMethodTypeId: body.PaymentMethodTypeId,
       };
-      const violations = allViolations(request, own, services.payments.validateAch(input));
+      const validated = services.payments.validateAch(input);
+      const violations = allViolations(request, own, validated.violations);
       if (violations.length > 0) throw new ValidationError(violations);
-      const record = await services.payments.payAch(request.partner, input);
+      const record = await services.payments.payAch(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
     },
   );

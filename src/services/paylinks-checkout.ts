@@ -9,6 +9,7 @@ import { ValidationError, NotFoundError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord } from './payment-record.ts';
+import type { Validated } from './payment-validation.ts';
 import type { PaymentService } from './payments.ts';
 import type { RecurringProfileService } from './recurring-profiles.ts';
 import type { RefundVoidService } from './refunds-voids.ts';
@@ -169,14 +170,14 @@ export class PayLinkCheckoutService {
     const common = this.#common(link, submission, recurringLine !== undefined);
     let card: CardPaymentInput | undefined;
     let ach: AchPaymentInput | undefined;
-    let violations: RuleViolation[];
+    let validated: Validated;
     if (submission.method === 'card') {
       const f = submission.card;
       const useSaved = f.useSaved !== false && saved.card !== undefined;
       card = useSaved
         ? { ...common, tokenRef: saved.card!.id, cvNum: f.cvNum, nameOnCard: f.nameOnCard }
         : { ...common, nameOnCard: f.nameOnCard, cardNum: f.cardNum, expMonth: f.expMonth, expYear: f.expYear, cvNum: f.cvNum };
-      violations = this.#payments.validateCard(card);
+      validated = this.#payments.validateCard(card);
     } else {
       const f = submission.bank;
       const useSaved = f.useSaved !== false && saved.bank !== undefined;
@@ -190,9 +191,9 @@ export class PayLinkCheckoutService {
             checkAccountTypeId: f.checkAccountTypeId,
             checkTypeId: f.checkTypeId,
           };
-      violations = this.#payments.validateAch(ach);
+      validated = this.#payments.validateAch(ach);
     }
-    violations = [...violations, ...phoneViolations(submission.payer)];
+    const violations = [...validated.violations, ...phoneViolations(submission.payer)];
     if (violations.length > 0) return { kind: 'invalid', violations: firstPerField(violations) };
 
     const lease = await this.#links.hold(link.id);
@@ -204,7 +205,7 @@ export class PayLinkCheckoutService {
     try {
       let record: PaymentRecord;
       try {
-        record = card ? await this.#payments.payCard(link.partner, card) : await this.#payments.payAch(link.partner, ach!);
+        record = card ? await this.#payments.payCard(link.partner, card, validated) : await this.#payments.payAch(link.partner, ach!, validated);
       } catch (err) {
         if (err instanceof ValidationError) {
           release = true;

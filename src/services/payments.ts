@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord, PaymentRow } from './payment-record.ts';
-import { type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
+import { type Validated, type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import type { StoredToken, TokenService } from './tokens.ts';
 import { and, asc, eq, getTableColumns } from '../store/drizzle.ts';
 
@@ -181,23 +181,25 @@ export class PaymentService {
     this.#log = log;
   }
 
-  /** Every rule of the card request, without processing: for callers that report all problems at once. */
-  validateCard(input: CardPaymentInput): RuleViolation[] {
-    return validateCardPayment(input, this.#clock.now()).violations;
+  /**
+   * Every rule of the card request, without processing: for callers that report all problems at
+   * once. Hand the result to payCard with the same input, so the rules run once.
+   */
+  validateCard(input: CardPaymentInput): Validated {
+    return validateCardPayment(input, this.#clock.now());
   }
 
-  validateAch(input: AchPaymentInput): RuleViolation[] {
-    return validateAchPayment(input).violations;
+  validateAch(input: AchPaymentInput): Validated {
+    return validateAchPayment(input);
   }
 
-  async payCard(partner: AuthenticatedPartner, input: CardPaymentInput): Promise<PaymentRecord> {
-    const validated = validateCardPayment(input, this.#clock.now());
+  /** `validated`: validateCard's result for this very input, if the caller has it. */
+  async payCard(partner: AuthenticatedPartner, input: CardPaymentInput, validated = this.validateCard(input)): Promise<PaymentRecord> {
     if (validated.violations.length > 0 || !validated.method) throw new ValidationError(validated.violations);
     return this.#pay(partner, input, validated.method, 'card');
   }
 
-  async payAch(partner: AuthenticatedPartner, input: AchPaymentInput): Promise<PaymentRecord> {
-    const validated = validateAchPayment(input);
+  async payAch(partner: AuthenticatedPartner, input: AchPaymentInput, validated = this.validateAch(input)): Promise<PaymentRecord> {
     if (validated.violations.length > 0 || !validated.method) throw new ValidationError(validated.violations);
     return this.#pay(partner, input, validated.method, 'ach');
   }
