@@ -22,6 +22,8 @@ export interface Command {
 }
 
 export function parseCommandArgs(command: Command, argv: string[]) {
+  // No database text can hold NUL (and no shell can pass one): refuse it before it reaches a query.
+  if (argv.some((a) => a.includes('\u0000'))) throw new UsageError(`arguments cannot contain NUL characters\nusage: payments ${command.usage}`);
   try {
     return parseArgs({ args: argv, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (err) {
@@ -33,6 +35,14 @@ export function requiredString(values: Record<string, unknown>, name: string, us
   const v = values[name];
   if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required\nusage: payments ${usage}`);
   return v;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A ClientId argument: refused here when it is not a UUID (the database would reject it as a failed query). */
+export function clientIdArg(text: string): string {
+  if (!UUID.test(text)) throw new UsageError(`"${text}" is not a ClientId (a UUID)`);
+  return text;
 }
 
 export function requiredPositional(positionals: string[], index: number, what: string, usage: string): string {

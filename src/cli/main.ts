@@ -30,6 +30,16 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
   return undefined;
 }
 
+/**
+ * An unexpected error in one line. A failed query (drizzle's DrizzleQueryError: "Failed query: <sql>\nparams: ...")
+ * is reported by its cause: its SQL and parameters may hold hashes or other values never to be printed.
+ */
+function unexpectedMessage(e: unknown): string {
+  const error = e instanceof Error ? e : new Error(String(e));
+  const shown = error.message.startsWith('Failed query:') && error.cause instanceof Error ? error.cause : error;
+  return shown.message.split('\n')[0]!.trim() || shown.name;
+}
+
 export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
   const err = (line: string) => process.stderr.write(line + '\n');
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
@@ -69,7 +79,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       err(`error: ${e.message}`);
       return 1;
     }
-    err(`error: ${(e as Error).message}`);
+    err(`error: ${unexpectedMessage(e)}`);
     return 1;
   } finally {
     await store?.close();

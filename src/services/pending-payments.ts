@@ -65,6 +65,9 @@ export interface Resolution {
   payLink?: PayLinkAfterResolution;
 }
 
+/** Later than any payment's start, and a timestamp PostgreSQL can read. */
+const FOREVER = new Date('9999-12-31T23:59:59Z');
+
 const STILL_PENDING = `payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing})`;
 
 const LIST_SQL = `
@@ -182,7 +185,9 @@ export class PendingPaymentService {
     if (!GUID.test(id)) throw new OperatorInputError(`"${id}" is not a PaymentGuid nor the id of a refund or void`);
     checkOutcome(outcome);
     // Younger ones may still be waiting for their answer, unless the operator knows better.
-    const startedBefore = options.force ? new Date(8.64e15) : new Date(this.#clock.now().getTime() - UNKNOWN_AFTER_MINUTES * 60_000);
+    // --force: any age. The far end of time PostgreSQL reads as a timestamp (the largest JS date,
+    // year 275760, is out of its range: every forced payment resolution failed).
+    const startedBefore = options.force ? FOREVER : new Date(this.#clock.now().getTime() - UNKNOWN_AFTER_MINUTES * 60_000);
     const [isPayment] = await this.#sql.query('SELECT 1 FROM payments WHERE id = $1', [id]);
     if (isPayment) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome, startedBefore)) };
     if (outcome.kind === 'voided') throw new OperatorInputError('--voided is for a payment, not for a refund or void');

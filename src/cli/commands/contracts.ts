@@ -15,6 +15,14 @@ function rate(values: Record<string, unknown>, name: string, usage: string, fall
   return parsed;
 }
 
+function groupArg(values: Record<string, unknown>, usage: string): string {
+  const groupText = requiredString(values, 'group', usage);
+  if (!/^\d{1,2}$/.test(groupText) || !(Number(groupText) in TRANSACTION_SOURCE_GROUPS)) {
+    throw new UsageError(`--group must be a TransactionSourceGroupId from 1 to 12, got "${groupText}"`);
+  }
+  return groupText;
+}
+
 function amount(text: string, what: string): number {
   const cents = parseAmount(text);
   if (cents === undefined) throw new UsageError(`${what} must be an amount like 0.30, got "${text}"`);
@@ -69,10 +77,7 @@ export const contractCommands: Command[] = [
     },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
-      const groupText = requiredString(values, 'group', this.usage);
-      if (!/^\d{1,2}$/.test(groupText) || !(Number(groupText) in TRANSACTION_SOURCE_GROUPS)) {
-        throw new UsageError(`--group must be a TransactionSourceGroupId from 1 to 12, got "${groupText}"`);
-      }
+      const groupText = groupArg(values, this.usage);
       const cardTypeFeesCents: Record<string, number> = {};
       for (const entry of (values['card-type-fee'] as string[] | undefined) ?? []) {
         const [brand, value] = entry.split('=');
@@ -104,8 +109,11 @@ export const contractCommands: Command[] = [
     options: { group: { type: 'string' } },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
-      const group = Number(requiredString(values, 'group', this.usage));
-      const removed = await (await ctx.services()).partners.removeSchedule(id, group);
+      const group = Number(groupArg(values, this.usage));
+      const { partners } = await ctx.services();
+      const partner = await partners.getPartner(id);
+      const removed = await partners.removeSchedule(partner.clientId, group);
+      if (ctx.json) return ctx.out(JSON.stringify({ ClientId: partner.clientId, group, removed }));
       ctx.out(removed ? `Removed the schedule of group ${group}.` : `There was no schedule for group ${group}.`);
     },
   },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type Command, UsageError, requiredPositional, requiredString } from '../command.ts';
+import { type Command, UsageError, clientIdArg, requiredPositional, requiredString } from '../command.ts';
 
 /** A password from stdin (one line), so it never shows in the process list or shell history. */
 function passwordFromStdin(): string {
@@ -16,7 +16,7 @@ export const gatewayUserCommands: Command[] = [
     usage: 'gateway-user create <clientId> --username <name> --vendor <vendor> [--password-stdin]',
     options: { username: { type: 'string' }, vendor: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
     async run(ctx, { values, positionals }) {
-      const clientId = requiredPositional(positionals, 0, 'clientId', this.usage);
+      const clientId = clientIdArg(requiredPositional(positionals, 0, 'clientId', this.usage));
       const username = requiredString(values, 'username', this.usage);
       const vendor = requiredString(values, 'vendor', this.usage);
       const given = values['password-stdin'] === true ? passwordFromStdin() : undefined;
@@ -33,7 +33,8 @@ export const gatewayUserCommands: Command[] = [
     summary: 'list SOAP gateway users (of one partner, or all)',
     usage: 'gateway-user list [<clientId>]',
     async run(ctx, { positionals }) {
-      const users = await (await ctx.services()).gatewayUsers.list(positionals[0]);
+      const clientId = positionals[0] === undefined ? undefined : clientIdArg(positionals[0]);
+      const users = await (await ctx.services()).gatewayUsers.list(clientId);
       if (ctx.json) return ctx.out(JSON.stringify(users));
       if (users.length === 0) return ctx.out('No gateway users.');
       for (const u of users) ctx.out(`${u.username.padEnd(24)}  ${u.status.padEnd(8)}  vendor ${u.vendor.padEnd(16)}  ${u.partnerName} (${u.partnerId})`);

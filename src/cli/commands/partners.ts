@@ -1,5 +1,5 @@
 import type { Command } from '../command.ts';
-import { requiredPositional, requiredString } from '../command.ts';
+import { UsageError, requiredPositional, requiredString } from '../command.ts';
 
 export const partnerCommands: Command[] = [
   {
@@ -102,12 +102,17 @@ export const partnerCommands: Command[] = [
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const name = requiredString(values, 'name', this.usage);
       const types = typeof values.types === 'string' ? values.types.split(',').map((t) => Number(t.trim())) : undefined;
-      const processorId = await (await ctx.services()).partners.createProcessor(id, {
-        name,
-        mkey: typeof values.mkey === 'string' ? values.mkey : undefined,
-        paymentMethodTypes: types,
-        isDefault: values.default === true ? true : undefined,
-      });
+      const mkey = typeof values.mkey === 'string' ? values.mkey : undefined;
+      const processorId = await (await ctx.services()).partners
+        .createProcessor(id, { name, mkey, paymentMethodTypes: types, isDefault: values.default === true ? true : undefined })
+        .catch((err: unknown) => {
+          // The MKey is unique per partner: a second processor with it is the operator's mistake, not a failed query.
+          const cause = (err as { cause?: { code?: string; constraint?: string } }).cause;
+          if (cause?.code === '23505' && cause.constraint === 'processors_partner_id_mkey_key') {
+            throw new UsageError(`--mkey "${mkey?.trim()}" is already the MKey of another processor of this partner`);
+          }
+          throw err;
+        });
       ctx.out(ctx.json ? JSON.stringify({ ProcessorGuid: processorId }) : `Processor created: ${processorId}`);
     },
   },
