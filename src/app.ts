@@ -15,12 +15,12 @@ import { loggerOptions } from './logging.ts';
 import { payPageBadRequest, payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
 
-const GUID_FORMAT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function strictGuidFormat(ajv: Ajv): void {
-  ajv.addFormat('uuid', GUID_FORMAT);
+  ajv.addFormat('uuid', GUID);
 }
 import type { Services } from './services/index.ts';
+import { GUID } from './ids.ts';
 
 export interface AppOptions {
   services: Services;

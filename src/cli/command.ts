@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Services } from '../services/index.ts';
+import { GUID } from '../ids.ts';
 
 export class UsageError extends Error {}
 
@@ -37,11 +38,10 @@ export function requiredString(values: Record<string, unknown>, name: string, us
   return v;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A ClientId argument: refused here when it is not a UUID (the database would reject it as a failed query). */
 export function clientIdArg(text: string): string {
-  if (!UUID.test(text)) throw new UsageError(`"${text}" is not a ClientId (a UUID)`);
+  if (!GUID.test(text)) throw new UsageError(`"${text}" is not a ClientId (a UUID)`);
   return text;
 }
 

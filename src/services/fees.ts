@@ -8,6 +8,7 @@ import { charities, integrationSources, organizations, paymentTokens, processors
 import { NotFoundError, ValidationError } from './errors.ts';
 import type { PartnerService } from './partners.ts';
 import { and, eq } from '../store/drizzle.ts';
+import { GUID } from '../ids.ts';
 
 export interface FeeQuoteRequest {
   lines: readonly FeeLineInput[];
@@ -36,7 +37,6 @@ export interface ResolvedFeeQuote extends FeeQuote {
 export const SCHEDULE_CACHE_MS = 10_000;
 const SCHEDULE_CACHE_MAX_PARTNERS = 10_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GATEWAY_KEY = /^\d{1,15}$/;
 
 const notFound = (what: string) => new NotFoundError(`Fees not found: ${what}`);
@@ -73,7 +73,7 @@ export class FeeService {
         message: "'TokenGuid' cannot be sent with 'PaymentMethodTypeId' or 'CreditCardTypeId': the token's card brand decides the fees.",
       });
     }
-    if (request.tokenRef !== undefined && !UUID.test(request.tokenRef) && !GATEWAY_KEY.test(request.tokenRef)) {
+    if (request.tokenRef !== undefined && !GUID.test(request.tokenRef) && !GATEWAY_KEY.test(request.tokenRef)) {
       violations.push({ code: ErrorCode.InvalidFormat, field: 'TokenGuid', message: "'TokenGuid' must be a GUID (or the token's CcInfoKey)." });
     }
     request.lines.forEach((line, i) => {
@@ -169,7 +169,7 @@ export class FeeService {
 
   /** The payment method of the partner's active token: its card brand, or ACH for a bank account. */
   async #tokenPaymentMethod(partnerId: string, tokenRef: string, db: DbOrTx): Promise<number> {
-    const byRef = UUID.test(tokenRef) ? eq(paymentTokens.id, tokenRef.toLowerCase()) : eq(paymentTokens.gatewayKey, Number(tokenRef));
+    const byRef = GUID.test(tokenRef) ? eq(paymentTokens.id, tokenRef.toLowerCase()) : eq(paymentTokens.gatewayKey, Number(tokenRef));
     const [row] = await db
       .select({ kind: paymentTokens.kind, type: paymentTokens.paymentMethodTypeId })
       .from(paymentTokens)

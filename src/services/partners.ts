@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { type FeeSchedule, scheduleProblems } from '../domain/fee-schedule.ts';
 import { PARTNER_KINDS, type PartnerKind } from '../domain/partner.ts';
-import type { Ids } from '../ids.ts';
+import { GUID, type Ids } from '../ids.ts';
 import { digestsEqual, hashSecret, sha256 } from '../security/secrets.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { feeSchedules, integrationSources, organizations, partners, processors } from '../store/schema/index.ts';
@@ -28,7 +28,6 @@ export interface PartnerSummary {
   createdAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Partner administration: the operator CLI and the demo seed use it. */
 export class PartnerService {
@@ -50,7 +49,7 @@ export class PartnerService {
     if (!PARTNER_KINDS.includes(input.kind as PartnerKind)) {
       throw new OperatorInputError(`kind must be one of ${PARTNER_KINDS.join(', ')}, got "${input.kind}"`);
     }
-    if (input.clientId !== undefined && !UUID.test(input.clientId)) throw new OperatorInputError('clientId must be a UUID');
+    if (input.clientId !== undefined && !GUID.test(input.clientId)) throw new OperatorInputError('clientId must be a UUID');
     const clientId = (input.clientId ?? this.#ids.uuid()).toLowerCase();
     const clientSecret = this.#ids.secret(32);
     const apiKey = this.#ids.secret(32);
@@ -72,7 +71,7 @@ export class PartnerService {
   }
 
   async getPartner(clientId: string, db: DbOrTx = this.#db): Promise<PartnerSummary> {
-    if (!UUID.test(clientId)) throw new OperatorInputError(`"${clientId}" is not a ClientId (a UUID)`);
+    if (!GUID.test(clientId)) throw new OperatorInputError(`"${clientId}" is not a ClientId (a UUID)`);
     const [r] = await db.select().from(partners).where(eq(partners.id, clientId.toLowerCase()));
     if (!r) throw new NotFoundError(`no partner with ClientId ${clientId}`);
     return { clientId: r.id, name: r.name, kind: r.kind, status: r.status, createdAt: r.createdAt };
@@ -160,7 +159,7 @@ export class PartnerService {
 
   async createOrganization(clientId: string, input: { name: string; charityId?: string; isDefault?: boolean }) {
     const partner = await this.getPartner(clientId);
-    if (input.charityId !== undefined && !UUID.test(input.charityId)) throw new OperatorInputError('charityId must be a UUID');
+    if (input.charityId !== undefined && !GUID.test(input.charityId)) throw new OperatorInputError('charityId must be a UUID');
     const id = this.#ids.uuid();
     await this.#db.transaction(async (tx) => {
       const existing = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.partnerId, partner.clientId));

@@ -2,6 +2,7 @@ import { countryProblem, emailProblem, ipProblem, phoneProblem, stateProblem, zi
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../domain/fee-schedule.ts';
 import type { Cents } from '../domain/money.ts';
+import { GUID } from '../ids.ts';
 
 /**
  * The rules of the spec's pay link table (and issue 7) that need no database: formats, the
@@ -131,7 +132,6 @@ export interface PayLinkCreateInput {
 export const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
 export const THEME_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GATEWAY_KEY = /^\d{1,15}$/;
 /** "Open Sans", "Open Sans:400,700": a family name, optionally with weights 100-900. */
 const THEME_FONT = /^\s*([A-Za-z0-9][A-Za-z0-9 _-]{0,63}?)\s*(?::\s*([1-9]00(?:\s*,\s*[1-9]00)*))?\s*$/;

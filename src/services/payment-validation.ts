@@ -3,6 +3,7 @@ import { type CardBrand, type CardProblem, checkCardNumber, checkCvv, checkExpir
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { countryProblem, currencyProblem, emailProblem, ipProblem, stateProblem, zipProblem } from '../domain/address.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
+import { GUID } from '../ids.ts';
 
 /**
  * The rules of the spec's card and ACH payment request tables (and issue 4), applied the same way
@@ -45,7 +46,6 @@ export const MAX_LENGTH = {
   EpfSessionId: 100,
 } as const;
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WALLET_TYPES = ['8', '9'];
 
 export type ValidatedMethod =

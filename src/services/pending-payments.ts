@@ -6,6 +6,7 @@ import { OperatorInputError } from './partners.ts';
 import { BY_OPERATOR, type ProcessorOutcome, UNKNOWN_AFTER_MINUTES, checkOutcome, tooYoung } from './processor-outcome.ts';
 import { payLinkRef } from './paylinks.ts';
 import type { RefundVoidService } from './refunds-voids.ts';
+import { GUID } from '../ids.ts';
 
 /**
  * Payments, refunds and voids whose outcome we do not know: written before the processor was
@@ -102,7 +103,6 @@ SELECT p.id, p.successful, (SELECT count(*) FROM link) > 0 AS pay_link_completed
        (SELECT l.status FROM pay_links l WHERE l.id = p.pay_link_id) AS pay_link_status_before
 FROM p`;
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ListRow {
   id: string;

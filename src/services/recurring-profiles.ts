@@ -16,7 +16,7 @@ import { PAYMENT_NO_FEE_GROUP } from '../domain/fee-schedule.ts';
 import type { FeeLineInput } from '../domain/fees.ts';
 import { type Cents, MAX_CENTS } from '../domain/money.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
-import type { Ids } from '../ids.ts';
+import { GUID, type Ids } from '../ids.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { charities, integrationSources, organizations, recurringProfiles } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
@@ -100,7 +100,6 @@ function tokenZip(token: StoredToken, country: string | null): string | null {
   return zip && zipProblem(zip, country ?? undefined) === undefined ? zip : null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const bad = (code: number, field: string, message: string): RuleViolation => ({ code, field, message: `'${field}' ${message}.` });
 
@@ -164,7 +163,7 @@ export class RecurringProfileService {
 
   /** A profile of the partner by RecurringProfileGuid; another partner's is not found. */
   async get(partnerId: string, profileId: string, db: DbOrTx = this.#db): Promise<RecurringProfileRow> {
-    const row = UUID.test(profileId.trim()) ? await this.#find(partnerId, profileId.trim().toLowerCase(), db, false) : undefined;
+    const row = GUID.test(profileId.trim()) ? await this.#find(partnerId, profileId.trim().toLowerCase(), db, false) : undefined;
     if (!row) throw new NotFoundError('No data found: no recurring profile of the partner has this RecurringProfileGuid.');
     return row;
   }
@@ -384,7 +383,7 @@ export class RecurringProfileService {
 
   async #locked(partnerId: string, profileId: string, tx: DbOrTx): Promise<RecurringProfileRow> {
     const id = profileId.trim().toLowerCase();
-    const row = UUID.test(id) ? await this.#find(partnerId, id, tx, true) : undefined;
+    const row = GUID.test(id) ? await this.#find(partnerId, id, tx, true) : undefined;
     if (!row) throw new NotFoundError('No data found: no recurring profile of the partner has this RecurringProfileGuid.');
     return row;
   }
@@ -404,7 +403,7 @@ export class RecurringProfileService {
     if (terms.amountCents !== undefined && terms.preFeeAmountCents !== undefined && terms.preFeeAmountCents > terms.amountCents) {
       violations.push(bad(ErrorCode.RecurringPreFeeAboveAmount, 'PreFeeAmount', 'must not be more than Amount'));
     }
-    if (terms.externalEventGuid !== undefined && terms.externalEventGuid.trim() !== '' && !UUID.test(terms.externalEventGuid.trim())) {
+    if (terms.externalEventGuid !== undefined && terms.externalEventGuid.trim() !== '' && !GUID.test(terms.externalEventGuid.trim())) {
       violations.push(bad(ErrorCode.InvalidFormat, 'ExternalEventGuid', 'must be a GUID'));
     }
   }
@@ -440,21 +439,21 @@ export class RecurringProfileService {
     const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim().toLowerCase());
     const source = given(refs.integrationSourceId);
     if (source !== undefined) {
-      const [row] = UUID.test(source)
+      const [row] = GUID.test(source)
         ? await db.select({ id: integrationSources.id }).from(integrationSources).where(and(eq(integrationSources.id, source), eq(integrationSources.partnerId, partnerId)))
         : [];
       if (!row) violations.push(bad(ErrorCode.UnknownReference, 'IntegrationSource', "is not one of the partner's integration sources"));
     }
     const org = given(refs.organizationId);
     if (org !== undefined) {
-      const [row] = UUID.test(org)
+      const [row] = GUID.test(org)
         ? await db.select({ id: organizations.id }).from(organizations).where(and(eq(organizations.id, org), eq(organizations.partnerId, partnerId)))
         : [];
       if (!row) violations.push(bad(ErrorCode.UnknownReference, 'OrganizationGuid', "is not one of the partner's organizations"));
     }
     const charity = given(refs.charityId);
     if (charity !== undefined) {
-      const [row] = UUID.test(charity) ? await db.select({ id: charities.id }).from(charities).where(eq(charities.id, charity)) : [];
+      const [row] = GUID.test(charity) ? await db.select({ id: charities.id }).from(charities).where(eq(charities.id, charity)) : [];
       if (!row) violations.push(bad(ErrorCode.UnknownReference, 'CharityId', 'is not a charity of the directory'));
     }
   }

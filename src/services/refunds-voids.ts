@@ -5,7 +5,7 @@ import type { FeeBreakdown } from '../domain/fees.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import { ResponseCode } from '../domain/payment-status.ts';
 import { type AdjustmentKind, type PaymentState, decide, feeTreatment, rail, stateAfter } from '../domain/refund-void-rules.ts';
-import type { Ids } from '../ids.ts';
+import { GUID, type Ids } from '../ids.ts';
 import type { FollowUpResult } from '../processors/processor.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx, Tx } from '../store/database.ts';
@@ -55,7 +55,6 @@ export interface AdjustmentOutcome {
 
 export type Adjustment = typeof paymentAdjustments.$inferSelect;
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Processor transaction ids: printable ASCII without spaces. */
 const EXTERNAL_ID = /^[!-~]{1,200}$/;
 export const REASON_MAX_LENGTH = 500;

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { type AccountTypeId, type CheckTypeId, type BankProblem, bankCountry, checkAccountNumber, checkRoutingNumber } from '../domain/bank.ts';
 import { CARD_BRANDS, type CardPaymentMethodTypeId, type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
-import type { Ids } from '../ids.ts';
+import { GUID, type Ids } from '../ids.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { paymentTokens } from '../store/schema/index.ts';
 import type { Vault } from '../vault/vault.ts';
@@ -86,7 +86,6 @@ export interface StoredToken {
 
 type TokenRow = typeof paymentTokens.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const GATEWAY_KEY = /^\d{1,15}$/;
 
 /** Maximum lengths of the stored holder fields (the payment request's limits). */
@@ -210,7 +209,7 @@ export class TokenService {
   async find(partnerId: string, ref: string | number, db: DbOrTx = this.#db): Promise<StoredToken | undefined> {
     const text = String(ref).trim();
     let where;
-    if (UUID.test(text)) where = eq(paymentTokens.id, text.toLowerCase());
+    if (GUID.test(text)) where = eq(paymentTokens.id, text.toLowerCase());
     else if (GATEWAY_KEY.test(text)) where = eq(paymentTokens.gatewayKey, Number(text));
     else return undefined;
     const [row] = await db
