@@ -39,7 +39,7 @@ export function nextBillDateRoutes(app: FastifyInstance) {
         description:
           'Daily +1 day, Weekly +7, Bi-Weekly +14; Monthly +1 month, Bi-Monthly +2, Quarterly +3, Semi-Annually +6, Annually +12, ' +
           "on Date's day of the month, clamped to the last day of shorter months (Jan 31 -> Feb 28 -> Mar 31). Semi-Monthly: two days " +
-          "15 apart, a and a + 15 with a = ((day - 1) mod 15) + 1. 400 for a malformed or impossible Date; 404 for an unknown BillingFrequency.",
+          "15 apart, a and a + 15, one of them the Date's day: a = day up to the 15th, day - 15 from the 16th (the 31st: the 16th and the month's last day). 400 for a malformed or impossible Date; 404 for an unknown BillingFrequency.",
         querystring: NextBillDateQuery,
         response: { 200: NextBillDateResponse, ...notFound },
       },

@@ -5,7 +5,9 @@
  * Month steps (Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually) keep the schedule's
  * anchor day and clamp it to the last day of a shorter month: anchored on the 31st, a monthly
  * schedule bills Jan 31, Feb 28 (29), Mar 31, Apr 30. Semi-Monthly bills on two anchor days 15
- * apart, `a` and `a + 15` with `a = ((anchorDay - 1) mod 15) + 1`, the second clamped likewise.
+ * apart, `a` and `a + 15`, one of them the anchor day itself: `a` is the anchor day up to the 15th,
+ * and the anchor day minus 15 from the 16th (the 31st bills on the 16th and the last day). The
+ * second day is clamped likewise.
  * Day steps (Daily, Weekly, Bi-Weekly) add 1, 7 or 14 days.
  */
 
@@ -137,9 +139,13 @@ export function utcDate(instant: Date): CalendarDate {
   return instant.toISOString().slice(0, 10);
 }
 
-/** The first of the two semi-monthly anchor days (1-15) of an anchor day (1-31). */
+/**
+ * The first of the two semi-monthly days (1-16) of an anchor day (1-31): the anchor day is always
+ * one of the two, so a schedule started on its anchor day never bills again the next day (the
+ * 31st with `((day - 1) mod 15) + 1` gave the 1st and the 16th: Jan 31, then Feb 1).
+ */
 export function semiMonthlyFirstDay(anchorDay: number): number {
-  return ((anchorDay - 1) % 15) + 1;
+  return anchorDay > 15 ? anchorDay - 15 : anchorDay;
 }
 
 /** A schedule: how often, and on which day of the month month-based steps land. */

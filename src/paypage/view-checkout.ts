@@ -53,7 +53,9 @@ function summary(view: CheckoutView): string {
     `<table class="pl-lines pl-disclosure"><thead><tr><th scope="col">${esc(t.lineColumn)}</th><th scope="col" class="pl-amount">${esc(t.amountColumn)}</th></tr></thead>` +
     `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(payerCoversFees ? t.subtotal : t.total)}</th><td class="pl-amount">${money(subtotal)}</td></tr></tfoot></table>` +
     tranId +
-    (recurringLine ? `<p class="pl-note pl-disclosure">${esc(fill(t.recurringNote, { frequency: t.recurring[recurringLine.recurring] ?? '' }))}</p>` : '') +
+    (recurringLine
+      ? `<p class="pl-note pl-disclosure">${esc(fill(recurringLine.payFee ? t.recurringNoteWithFees : t.recurringNote, { frequency: t.recurring[recurringLine.recurring] ?? '' }))}</p>`
+      : '') +
     `</section>`
   );
 }

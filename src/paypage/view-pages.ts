@@ -34,7 +34,7 @@ export function receiptPage(view: ReceiptView): string {
       (p.transactionId ? `<dt>${esc(t.receiptTransaction)}</dt><dd>${esc(p.transactionId)}</dd>` : '') +
       `</dl>` +
       (recurring && link.recurringProfileId
-        ? `<p>${esc(fill(t.receiptRecurring, { amount: formatMoney(recurring.amountCents, link.settings.currency, lang), frequency: t.recurring[recurring.recurring] ?? '' }))}</p>`
+        ? `<p>${esc(fill(t.receiptRecurring, { amount: formatMoney(recurringCharge(recurring, payment), link.settings.currency, lang), frequency: t.recurring[recurring.recurring] ?? '' }))}</p>`
         : '') +
       `</section>`;
   } else {
@@ -47,6 +47,15 @@ export function receiptPage(view: ReceiptView): string {
     `<input type="hidden" name="CsrfToken" value="${esc(view.csrfToken)}"><input type="hidden" name="Action" value="continue">` +
     `<button type="submit" class="pl-button">${esc(t.continue)}</button></form>`;
   return body;
+}
+
+/**
+ * What each later charge of a link's recurring line will be, as its profile was made: the amount
+ * charged today when the payer covers the fees (a recurring line is the link's only line), else
+ * the line's amount.
+ */
+function recurringCharge(line: PayLink['lines'][number], payment: PaymentRecord): number {
+  return line.payFee ? (payment.lines[0]?.paymentAmountCents ?? line.amountCents) : line.amountCents;
 }
 
 /** A page that only says something: unavailable link, not found, too many attempts, errors. */

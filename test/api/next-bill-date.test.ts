@@ -32,6 +32,9 @@ describe('GET /api/nextBillDate', () => {
     ['2026-11-20', 'Semi-Monthly', '2026-12-05'],
     ['2027-01-30', 'Semi-Monthly', '2027-02-15'],
     ['2027-02-15', 'Semi-Monthly', '2027-02-28'],
+    ['2027-01-31', 'Semi-Monthly', '2027-02-16'],
+    ['2027-12-31', 'Semi-Monthly', '2028-01-16'],
+    ['2027-01-16', 'Semi-Monthly', '2027-02-01'],
   ])('from %s, %s: %s', async (date, frequency, expected) => {
     const res = await next(`Date=${date}&BillingFrequency=${frequency}`);
     expect(res.json()).toEqual({ NextBillDate: `${expected}T00:00:00` });

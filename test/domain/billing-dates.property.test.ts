@@ -76,6 +76,14 @@ describe('bill date properties (10 years of steps from random anchors)', () => {
         const months = [...perMonth.keys()].sort((a, b) => a - b);
         for (let i = 1; i < months.length; i++) expect(months[i]! - months[i - 1]!).toBe(1);
         for (const m of months.slice(1, -1)) expect(perMonth.get(m)).toBe(2);
+        // Never two charges days apart, the first from the start date itself included: at least
+        // 12 days between bills (Feb 16 to Feb 28 on the 31st), at most 16.
+        const all = tenYears(start, 'Semi-Monthly');
+        for (let i = 1; i < all.length; i++) {
+          const gap = toEpochDay(toYmd(all[i]!)) - toEpochDay(toYmd(all[i - 1]!));
+          expect(gap).toBeGreaterThanOrEqual(12);
+          expect(gap).toBeLessThanOrEqual(16);
+        }
       }),
       { numRuns: RUNS },
     );
@@ -94,6 +102,8 @@ describe('bill date properties (10 years of steps from random anchors)', () => {
           if (step.kind === 'semi-monthly') {
             const a = semiMonthlyFirstDay(anchor);
             expect([a, Math.min(a + 15, last)]).toContain(day);
+            // The anchor day is one of the two: a schedule started on it stays on it.
+            expect([a, a + 15]).toContain(anchor);
           }
           if (step.kind === 'days') {
             const gap = toEpochDay(toYmd(d)) - toEpochDay(toYmd(start));

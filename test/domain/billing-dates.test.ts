@@ -41,14 +41,17 @@ describe('next bill date: anchors and clamping', () => {
     expect(nextBillDate('2028-02-20', on('Bi-Weekly', 20))).toBe('2028-03-05');
   });
 
-  it('bills Semi-Monthly on a and a + 15 with a = ((day - 1) mod 15) + 1', () => {
+  it('bills Semi-Monthly on a and a + 15, one of them the anchor day', () => {
     expect(billDatesAfter('2026-01-03', on('Semi-Monthly', 3), 4)).toEqual(['2026-01-18', '2026-02-03', '2026-02-18', '2026-03-03']);
     expect(billDatesAfter('2026-01-20', on('Semi-Monthly', 20), 4)).toEqual(['2026-02-05', '2026-02-20', '2026-03-05', '2026-03-20']);
     // On the 30th: the 15th and the 30th, clamped in February.
     expect(billDatesAfter('2026-01-30', on('Semi-Monthly', 30), 5)).toEqual(['2026-02-15', '2026-02-28', '2026-03-15', '2026-03-30', '2026-04-15']);
     expect(billDatesAfter('2028-01-30', on('Semi-Monthly', 30), 2)).toEqual(['2028-02-15', '2028-02-29']);
-    // On the 31st: a = 1, so the 1st and the 16th.
-    expect(billDatesAfter('2026-01-31', on('Semi-Monthly', 31), 3)).toEqual(['2026-02-01', '2026-02-16', '2026-03-01']);
+    // On the 31st: the 16th and the last day (never the 1st: that billed Jan 31, then Feb 1).
+    expect(billDatesAfter('2026-01-31', on('Semi-Monthly', 31), 5)).toEqual(['2026-02-16', '2026-02-28', '2026-03-16', '2026-03-31', '2026-04-16']);
+    expect(billDatesAfter('2027-12-31', on('Semi-Monthly', 31), 2)).toEqual(['2028-01-16', '2028-01-31']);
+    // On the 16th: the 1st and the 16th.
+    expect(billDatesAfter('2026-01-16', on('Semi-Monthly', 16), 3)).toEqual(['2026-02-01', '2026-02-16', '2026-03-01']);
   });
 
   it('gives every frequency its exact number of bill dates in a year', () => {
@@ -93,8 +96,9 @@ describe('next bill date: anchors and clamping', () => {
     expect(firstBillDateOnOrAfter('1900-03-15', on('Quarterly', 15), '2026-11-21')).toBe('2026-12-15');
     expect(firstBillDateOnOrAfter('1900-02-28', on('Annually', 29), '2026-11-21')).toBe('2027-02-28');
     expect(firstBillDateOnOrAfter('1900-02-28', on('Annually', 29), '2028-01-01')).toBe('2028-02-29');
-    expect(firstBillDateOnOrAfter('1900-01-31', on('Semi-Monthly', 31), '2026-11-21')).toBe('2026-12-01');
+    expect(firstBillDateOnOrAfter('1900-01-31', on('Semi-Monthly', 31), '2026-11-21')).toBe('2026-11-30');
     expect(firstBillDateOnOrAfter('1900-01-31', on('Semi-Monthly', 31), '2026-11-16')).toBe('2026-11-16');
+    expect(firstBillDateOnOrAfter('1900-01-31', on('Semi-Monthly', 31), '2026-12-01')).toBe('2026-12-16');
     expect(firstBillDateOnOrAfter('1900-01-30', on('Semi-Monthly', 30), '2026-02-16')).toBe('2026-02-28');
     // The whole calendar: stepped, this was 3.6 million steps (seconds of blocked event loop).
     const t = performance.now();

@@ -415,6 +415,9 @@ describe('a recurring line', () => {
     expect(Number(row.pre_fee_amount_cents)).toBe(2000);
     expect(Number(row.amount_cents)).toBe(Math.round(payment.TotalAmount * 100));
     expect(Number(row.amount_cents)).toBeGreaterThan(2000);
+    // The receipt tells the payer what each later charge will be: today's total, not the line's $20.00.
+    const charged = `$${(Number(row.amount_cents) / 100).toFixed(2)}`;
+    expect((await openPage(ctx, id)).html).toContain(`Your recurring payment is set up: ${charged} twice a month.`);
   });
 
   it('starts no profile when the payment is declined', async () => {

@@ -263,6 +263,10 @@ describe('what the page shows', () => {
     const { html } = await openPage(ctx, id);
     expect(html).toContain('<span class="pl-sub">every month</span>');
     expect(html).toContain('This amount will be charged every month from now on');
+    // When the payer covers the fees, the note says they are charged each time too.
+    const withFees = await openPage(ctx, (await createLink(ctx, ctx.nonProfit, { PaymentLines: [{ Amount: '15.00', Type: 1, Recurring: 4, PayFee: true }] })).id);
+    expect(withFees.html).toContain('This amount and the fees you cover (the total of the payment method you choose below) will be charged every month');
+    expect(withFees.html).not.toContain('This amount will be charged');
   });
 
   it('offers the saved card of TokenGuid, and the saved account of ExternalCheckToken', async () => {

@@ -41,6 +41,7 @@ export const en = {
     9: 'twice a month',
   } as Record<number, string>,
   recurringNote: 'This amount will be charged {frequency} from now on, with the payment method you use today.',
+  recurringNoteWithFees: 'This amount and the fees you cover (the total of the payment method you choose below) will be charged {frequency} from now on, with the payment method you use today.',
   yourDetails: 'Your details',
   required: 'required',
   fields: {

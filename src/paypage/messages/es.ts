@@ -42,6 +42,7 @@ export const es: Messages = {
     9: 'dos veces al mes',
   },
   recurringNote: 'Este importe se cobrará {frequency} a partir de hoy, con el medio de pago que use ahora.',
+  recurringNoteWithFees: 'Este importe y las comisiones que usted cubre (el total del medio de pago que elija abajo) se cobrarán {frequency} a partir de hoy, con el medio de pago que use ahora.',
   yourDetails: 'Sus datos',
   required: 'obligatorio',
   fields: {

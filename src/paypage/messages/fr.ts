@@ -42,6 +42,7 @@ export const fr: Messages = {
     9: 'deux fois par mois',
   },
   recurringNote: 'Ce montant sera prélevé {frequency} à partir d’aujourd’hui, avec le moyen de paiement utilisé maintenant.',
+  recurringNoteWithFees: 'Ce montant et les frais que vous couvrez (le total du moyen de paiement choisi ci-dessous) seront prélevés {frequency} à partir d’aujourd’hui, avec le moyen de paiement utilisé maintenant.',
   yourDetails: 'Vos coordonnées',
   required: 'obligatoire',
   fields: {
