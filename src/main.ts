@@ -9,7 +9,10 @@ import { createServices } from './services/index.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
 import { openStore } from './store/database.ts';
 
-function banner(config: Config, credentials: DemoCredentials | undefined): string {
+/** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
+type DemoProcessors = Map<string, { id: string; mkey: string | null }[]>;
+
+function banner(config: Config, credentials: DemoCredentials | undefined, processors: DemoProcessors): string {
   const base = config.publicBaseUrl;
   const lines = [
     '',
@@ -21,6 +24,7 @@ function banner(config: Config, credentials: DemoCredentials | undefined): strin
     lines.push('', `Demo partners (kept in ${credentialsPath(config.dataDir)}):`);
     for (const p of credentials.partners) {
       lines.push(`  ${p.name} (${p.kind})`, `    ClientId:     ${p.ClientId}`, `    ClientSecret: ${p.ClientSecret}`, `    ApiKey:       ${p.ApiKey}`);
+      for (const proc of processors.get(p.ClientId) ?? []) lines.push(`    ProcessorGuid: ${proc.id}${proc.mkey ? ` (MKey ${proc.mkey})` : ''}`);
     }
     for (const u of credentials.gatewayUsers) {
       lines.push(`  Gateway user: Username ${u.Username}  Password ${u.Password}  Vendor ${u.Vendor}`);
@@ -69,7 +73,11 @@ async function main() {
   const app = await buildApp({ services });
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
-  process.stdout.write(banner(config, credentials));
+  const processors: DemoProcessors = new Map();
+  for (const p of credentials?.partners ?? []) {
+    processors.set(p.ClientId, (await services.partners.listProcessors(p.ClientId)).map((r) => ({ id: r.id, mkey: r.mkey })));
+  }
+  process.stdout.write(banner(config, credentials, processors));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -35,6 +35,9 @@ describe('npm start', () => {
         expect(firstOutput).toContain(p.ClientSecret);
         expect(firstOutput).toContain(p.ApiKey);
       }
+      // The for-profit partner's payments must name a processor: the banner gives it.
+      const merchantLines = firstOutput.slice(firstOutput.indexOf('Demo Merchant Partner (for-profit)'));
+      expect(merchantLines).toMatch(/ProcessorGuid: [0-9a-f-]{36} \(MKey demo-merchant-simulator\)/);
     } finally {
       expect(await first.stop()).toBe(0);
     }

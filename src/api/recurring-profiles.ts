@@ -4,11 +4,10 @@ import { BILLING_FREQUENCIES, type BillingFrequency, type CalendarDate, parseBil
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../domain/fee-schedule.ts';
 import type { Cents } from '../domain/money.ts';
-import { parseRate } from '../domain/money.ts';
 import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
 import type { RecurringProfileRow, RecurringProfileTerms } from '../services/recurring-profiles.ts';
-import { readAmount } from './transaction-lines.ts';
+import { isViolation, readAmount, readCardProcessingFeeOverride, readCommissionRateOverride } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 
 /** POST, PUT and DELETE /api/recurringProfile: the spec's recurring profile requests and response. */
@@ -129,7 +128,6 @@ export function readBillDate(raw: string, field: string): CalendarDate | RuleVio
     : { code: ErrorCode.InvalidFormat, field, message: `'${field}' is not a date of the calendar.` };
 }
 
-const COMMISSION_RATE = /^-?\d{1,10}(?:\.\d{1,4})?$/;
 
 /** Reads the wire terms that were sent into domain values; every problem goes to `violations`. */
 function readTerms(body: Partial<CreateWire>, violations: RuleViolation[]): Partial<RecurringProfileTerms> {
@@ -166,21 +164,15 @@ function readTerms(body: Partial<CreateWire>, violations: RuleViolation[]): Part
     else violations.push({ code: ErrorCode.InvalidValue, field: 'TransactionSourceGroupId', message: "'TransactionSourceGroupId' must be a TransactionSourceGroupId from 1 to 12." });
   }
   if (given(body.CommissionRateOverride)) {
-    // Any percentage is accepted: out of [platform, max] it is clamped at each charge (spec).
-    const text = body.CommissionRateOverride.trim();
-    if (COMMISSION_RATE.test(text)) out.commissionRateOverride = text;
-    else violations.push({ code: ErrorCode.InvalidFormat, field: 'CommissionRateOverride', message: "'CommissionRateOverride' must be a percentage such as 2.5 (at most 4 decimals)." });
+    const rate = readCommissionRateOverride(body.CommissionRateOverride, 'CommissionRateOverride');
+    if (isViolation(rate)) violations.push(rate);
+    else out.commissionRateOverride = rate;
   }
   if (given(body.CardProcessingFeeOverride)) {
-    const rate = parseRate(body.CardProcessingFeeOverride);
-    if (rate !== undefined) out.cardProcessingFeeOverride = rate;
-    else {
-      violations.push({
-        code: ErrorCode.InvalidFormat,
-        field: 'CardProcessingFeeOverride',
-        message: "'CardProcessingFeeOverride' must be a percentage from 0 to below 100 with at most 4 decimals.",
-      });
-    }
+    // The same rules and codes as on a payment's or fee quote's line.
+    const rate = readCardProcessingFeeOverride(body.CardProcessingFeeOverride, 'CardProcessingFeeOverride');
+    if (isViolation(rate)) violations.push(rate);
+    else out.cardProcessingFeeOverride = rate;
   }
   if (body.PayFee !== undefined) out.payFee = body.PayFee;
   if (given(body.ExternalEventId)) out.externalEventId = body.ExternalEventId;

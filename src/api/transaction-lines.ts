@@ -80,7 +80,22 @@ function readRate(raw: string, field: string): string | RuleViolation {
   return text;
 }
 
-const isViolation = (v: unknown): v is RuleViolation => typeof v === 'object' && v !== null;
+/** CommissionRateOverride: any percentage; out of [platform, max] it is clamped to the nearest bound (spec). */
+export function readCommissionRateOverride(raw: string, field: string): string | RuleViolation {
+  return readRate(raw, field);
+}
+
+/** CardProcessingFeeOverride: a percentage from 0 to below 100 (wherever it is sent: lines, profiles). */
+export function readCardProcessingFeeOverride(raw: string, field: string): string | RuleViolation {
+  const rate = readRate(raw, field);
+  if (isViolation(rate)) return rate;
+  if (rate.startsWith('-') || Number(rate.split('.')[0]) >= 100) {
+    return { code: ErrorCode.OutOfRange, field, message: `'${field}' must be at least 0 and below 100.` };
+  }
+  return rate;
+}
+
+export const isViolation = (v: unknown): v is RuleViolation => typeof v === 'object' && v !== null;
 
 /** The line fields as the fee engine reads them; `fieldOf` gives the wire name of a field for messages. */
 export function readTransactionLine(
@@ -112,19 +127,15 @@ export function readTransactionLine(
 
   let commissionRateOverride: string | undefined;
   if (wire.CommissionRateOverride !== undefined && wire.CommissionRateOverride.trim() !== '') {
-    // Any number is accepted: out of [platform, max] it is clamped to the nearest bound (spec).
-    const rate = readRate(wire.CommissionRateOverride, fieldOf('CommissionRateOverride'));
+    const rate = readCommissionRateOverride(wire.CommissionRateOverride, fieldOf('CommissionRateOverride'));
     if (isViolation(rate)) violations.push(rate);
     else commissionRateOverride = rate;
   }
   let cardProcessingFeeOverride: string | undefined;
   if (wire.CardProcessingFeeOverride !== undefined && wire.CardProcessingFeeOverride.trim() !== '') {
-    const field = fieldOf('CardProcessingFeeOverride');
-    const rate = readRate(wire.CardProcessingFeeOverride, field);
+    const rate = readCardProcessingFeeOverride(wire.CardProcessingFeeOverride, fieldOf('CardProcessingFeeOverride'));
     if (isViolation(rate)) violations.push(rate);
-    else if (rate.startsWith('-') || Number(rate.split('.')[0]) >= 100) {
-      violations.push({ code: ErrorCode.OutOfRange, field, message: `'${field}' must be at least 0 and below 100.` });
-    } else cardProcessingFeeOverride = rate;
+    else cardProcessingFeeOverride = rate;
   }
 
   if (violations.length > 0 || isViolation(amount)) return { line: undefined, violations };

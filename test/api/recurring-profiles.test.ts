@@ -166,7 +166,10 @@ describe('POST /api/recurringProfile', () => {
     ['an unknown token', { TokenGuid: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }, [[3004, 'TokenGuid']]],
     ['a TransactionSourceGroupId out of the table', { TransactionSourceGroupId: '13' }, [[1006, 'TransactionSourceGroupId']]],
     ['group 12 for a non-profit partner', { TransactionSourceGroupId: '12' }, [[2000, 'TransactionSourceGroupId']]],
-    ['a CardProcessingFeeOverride of 100', { CardProcessingFeeOverride: '100' }, [[1003, 'CardProcessingFeeOverride']]],
+    // The same rules and codes as on a payment's or fee quote's line.
+    ['a CardProcessingFeeOverride of 100', { CardProcessingFeeOverride: '100' }, [[1005, 'CardProcessingFeeOverride']]],
+    ['a negative CardProcessingFeeOverride', { CardProcessingFeeOverride: '-1' }, [[1005, 'CardProcessingFeeOverride']]],
+    ['a CardProcessingFeeOverride with 5 decimals', { CardProcessingFeeOverride: '2.12345' }, [[1003, 'CardProcessingFeeOverride']]],
     ['a CommissionRateOverride that is not a number', { CommissionRateOverride: 'five' }, [[1003, 'CommissionRateOverride']]],
     ['an ExternalEventGuid that is not a GUID', { ExternalEventGuid: 'event-1' }, [[1003, 'ExternalEventGuid']]],
     ['an ExternalEventId over 10 characters', { ExternalEventId: 'x'.repeat(11) }, [[1002, 'ExternalEventId']]],
