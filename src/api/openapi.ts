@@ -26,7 +26,33 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
+    transformObject: (document) => ('openapiObject' in document ? problemMediaTypes(document.openapiObject as OpenApiDocument) : document.swaggerObject) as object,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
+}
+
+const PROBLEM_REF = '#/components/schemas/ProblemDetails';
+
+/**
+ * Problem details are sent as `application/problem+json` (RFC 9457), but the generator files
+ * every response schema under the route's JSON type: clients generated from the document would
+ * then expect `application/json` on errors. Responses whose schema is ProblemDetails are filed
+ * under the type they are sent with.
+ */
+function problemMediaTypes<T extends OpenApiDocument>(doc: T): T {
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const content = response.content;
+        if (!content || !Object.values(content).some((c) => c.schema?.$ref === PROBLEM_REF)) continue;
+        response.content = { 'application/problem+json': Object.values(content)[0]! };
+      }
+    }
+  }
+  return doc;
 }

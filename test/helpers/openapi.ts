@@ -29,8 +29,11 @@ export async function expectDocumented(app: FastifyInstance, method: string, pat
   expect(operation, `${method} ${path} is in /openapi.json`).toBeDefined();
   const response = operation!.responses[String(res.statusCode)];
   expect(response, `${method} ${path} documents status ${res.statusCode}`).toBeDefined();
-  const content = response!.content ? Object.values(response!.content)[0] : undefined;
-  if (!content) return;
+  if (!response!.content) return;
+  // The media type sent is the one documented (clients pick their parser by it).
+  const mediaType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  expect(Object.keys(response!.content), `${method} ${path} ${res.statusCode} documents its content type`).toContain(mediaType);
+  const content = response!.content[mediaType]!;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   const validate = ajv.compile({ ...content.schema, components: doc.components });
