@@ -39,7 +39,17 @@ export function fingerprint(value: string): string {
  * `/paylink/<id>` (the only key of a hosted page) replaced by its fingerprint.
  */
 export function safeUrl(url: string): string {
-  url = url.replace(/^(\/paylink\/)([^/?#]+)/i, (_m, prefix: string, id: string) => `${prefix}${fingerprint(id)}`);
+  const q0 = url.indexOf('?');
+  const path = q0 < 0 ? url : url.slice(0, q0);
+  // The router decodes the path: /%70aylink/<id> is the page too, and must not log its id.
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not decodable: the router refuses it (400) and the path is logged as sent.
+  }
+  const page = /^\/+(paylink)\/+([^/]+)(.*)$/i.exec(decoded);
+  if (page) url = `/${page[1]}/${fingerprint(page[2]!)}${page[3]}${q0 < 0 ? '' : url.slice(q0)}`;
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));

@@ -14,6 +14,12 @@ describe('log hygiene', () => {
   it('masks the pay link id in /paylink/<id> and secret query parameters', () => {
     expect(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT')).toMatch(/^\/paylink\/#[\w-]{10}$/);
     expect(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT')).toBe(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT'));
+    // Percent-encoded paths reach the same page: the id is masked there too (a security review found it).
+    for (const encoded of ['/%70aylink/XEjvNCsNQckDK-PLob_VCnGT', '/PayLink/XEjvNCsNQckDK%2DPLob_VCnGT?x=1', '//paylink/XEjvNCsNQckDK-PLob_VCnGT/']) {
+      expect(safeUrl(encoded)).not.toContain('XEjvNCsNQckDK');
+      expect(safeUrl(encoded)).toContain(safeUrl('/paylink/XEjvNCsNQckDK-PLob_VCnGT').slice('/paylink/'.length));
+    }
+    expect(safeUrl('/paylink/%ff')).toBe(safeUrl('/paylink/%ff'));
     expect(safeUrl('/api/paylink?PayLinkId=abc&IntegrationSource=x')).toBe('/api/paylink?PayLinkId=%5BREDACTED%5D&IntegrationSource=x');
     expect(safeUrl('/api/paylinkResult?responseToken=t0k')).not.toContain('t0k');
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { URL_HOST } from '../services/paylinks-rules.ts';
 
 /** A fresh CSP nonce for one response. */
 export function newNonce(): string {
@@ -17,7 +18,10 @@ export function setPageHeaders(reply: FastifyReply, options: { nonce: string; fr
   let redirectOrigin = '';
   if (options.redirectUrl) {
     try {
-      redirectOrigin = ` ${new URL(options.redirectUrl).origin}`;
+      const url = new URL(options.redirectUrl);
+      // Links are checked when made (paylinks-rules.ts); a stored link from before that check
+      // with an odd host gets no form-action source rather than a broken header.
+      if (URL_HOST.test(url.hostname)) redirectOrigin = ` ${url.origin}`;
     } catch {
       redirectOrigin = '';
     }

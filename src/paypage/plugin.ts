@@ -211,6 +211,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const submission = readSubmission(body, request.ip);
     const outcome: CheckoutOutcome =
       link.workflowType === WORKFLOW_PAYMENT ? await checkout.pay(link, submission) : await checkout.saveCard(link, submission);
+    if (outcome.kind === 'paid' || outcome.kind === 'declined' || outcome.kind === 'lost') limiter.countAttempt(link.id);
     switch (outcome.kind) {
       case 'paid':
         return redirectToPartner(reply, link, outcome.responseToken, { paymentGuid: outcome.record.payment.id, tranId: outcome.record.payment.tranId });

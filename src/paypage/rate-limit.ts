@@ -4,9 +4,11 @@ export const SUBMISSION_WINDOW_MS = 10 * 60_000;
 const MAX_TRACKED = 50_000;
 
 /**
- * Form submissions allowed per pay link and per client IP in a fixed 10-minute window (card
- * testing goes through payment forms). In memory, per process: with several servers each one
- * counts its own share.
+ * Form submissions allowed per client IP, and payment attempts per pay link, in a fixed 10-minute
+ * window (card testing goes through payment forms). A link counts only the submissions that
+ * reached the processor (`countAttempt`): were every submission counted, anyone holding a public
+ * donation link could shut its payers out with a few empty forms (a security review found it).
+ * In memory, per process: with several servers each one counts its own share.
  */
 export class SubmissionLimiter {
   readonly #clock: Clock;
@@ -20,24 +22,35 @@ export class SubmissionLimiter {
     this.#perIp = limits.perIp;
   }
 
-  /** Counts one submission; `allowed` is false when the link or the IP is over its limit. */
+  /**
+   * Counts one submission from `ip`; `allowed` is false when the IP is over its limit or the link
+   * has had its payment attempts for the window.
+   */
   take(payLinkId: string, ip: string): { allowed: boolean; retryAfterSeconds: number } {
     const now = this.#clock.now().getTime();
     if (this.#counts.size > MAX_TRACKED) this.#prune(now);
-    const link = this.#count(`l:${payLinkId}`, now);
-    const client = this.#count(`i:${ip}`, now);
-    const allowed = link.count <= this.#perLink && client.count <= this.#perIp;
-    const until = Math.max(link.count > this.#perLink ? link.windowStart : 0, client.count > this.#perIp ? client.windowStart : 0) + SUBMISSION_WINDOW_MS;
+    const link = this.#current(`l:${payLinkId}`, now);
+    const client = this.#current(`i:${ip}`, now);
+    client.count++;
+    const linkFull = link.count >= this.#perLink;
+    const ipFull = client.count > this.#perIp;
+    const allowed = !linkFull && !ipFull;
+    const until = Math.max(linkFull ? link.windowStart : 0, ipFull ? client.windowStart : 0) + SUBMISSION_WINDOW_MS;
     return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((until - now) / 1000)) };
   }
 
-  #count(key: string, now: number) {
+  /** Counts a payment attempt on the link: a submission that reached the processor. */
+  countAttempt(payLinkId: string): void {
+    this.#current(`l:${payLinkId}`, this.#clock.now().getTime()).count++;
+  }
+
+  /** The entry of `key` in the current window (a new one when its window has passed). */
+  #current(key: string, now: number) {
     let entry = this.#counts.get(key);
     if (!entry || now - entry.windowStart >= SUBMISSION_WINDOW_MS) {
       entry = { windowStart: now, count: 0 };
       this.#counts.set(key, entry);
     }
-    entry.count++;
     return entry;
   }
 

@@ -148,8 +148,16 @@ export function absoluteHttpUrlProblem(text: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http or https URL';
   if (/[\s<>"]/.test(text)) return 'must not contain spaces, quotes or angle brackets';
+  if (!URL_HOST.test(url.hostname)) return 'must name its host with letters, digits, dots and hyphens (or an IP address)';
   return undefined;
 }
+
+/**
+ * A host a Content-Security-Policy source can name: DNS labels (an IDN in its xn-- form, as URL
+ * writes it), an IPv4 or a bracketed IPv6 address. The URL parser also takes hosts like
+ * `a;sandbox` or `*`, which the pay page's CSP header would then carry as directives or wildcards.
+ */
+export const URL_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$|^\[[0-9a-f:.]+\]$/;
 
 /** The family name of a ThemeFonts entry, or undefined when the entry is not a font name with weights. */
 export function themeFontFamily(entry: string): string | undefined {

@@ -48,6 +48,19 @@ describe('POST /api/paylink', () => {
     await expectDocumented(ctx.app, 'POST', '/api/paylink', res);
   });
 
+  it('refuses a RedirectUrl or PoweredByUrl whose host a CSP source cannot name (it went into the page\'s header)', async () => {
+    for (const url of ['https://a;sandbox;x.example/', 'https://*/', 'https://a,b.example/', 'https://x_y.example/']) {
+      for (const field of ['RedirectUrl', 'PoweredByUrl']) {
+        const res = await post(linkBody(ctx.nonProfit, { [field]: url }));
+        expect(res.statusCode, `${field} ${url}`).toBe(400);
+        expect(fieldsOf(res)).toEqual([field]);
+      }
+    }
+    for (const url of ['https://xn--bcher-kva.example/done', 'https://bücher.example/done', 'http://127.0.0.1:8080/x', 'http://[::1]:8080/x', 'https://shop.example./x']) {
+      expect((await post(linkBody(ctx.nonProfit, { RedirectUrl: url }))).statusCode, url).toBe(200);
+    }
+  });
+
   it("refuses another partner's ApiKey", async () => {
     const res = await post(linkBody(ctx.nonProfit, { ApiKey: ctx.forProfit.ApiKey }));
     expect(rules(res).map((r) => r.ErrorCode)).toEqual([6000]);

@@ -257,6 +257,14 @@ describe('rate limits', () => {
       expect(Number(overLink.headers['retry-after'])).toBeGreaterThan(0);
       expect(overLink.body).toContain('Too many attempts.');
 
+      // Forms refused before the processor count per IP only: junk cannot shut a link's payers out.
+      const open = await createLink(limited);
+      const openCsrf = csrfOf((await openPage(limited, open.id)).html);
+      for (let i = 0; i < 4; i++) {
+        expect((await submit(limited, open.id, { CardNum: '' }, { csrf: openCsrf, ip: `192.0.2.${i + 1}` })).statusCode).toBe(422);
+      }
+      expect((await submit(limited, open.id, CARD, { csrf: openCsrf, ip: '192.0.2.50' })).statusCode).toBe(303);
+
       const links = await Promise.all(Array.from({ length: 3 }, () => createLink(limited)));
       const ip = '203.0.113.77';
       const statuses: number[] = [];

@@ -122,6 +122,15 @@ describe('GET /paylink/<PayLinkId>', () => {
     expect(again.res.headers['content-security-policy']).not.toContain(nonce);
   });
 
+  it('puts no odd host of a stored RedirectUrl into the CSP (links made before hosts were checked)', async () => {
+    const { id } = await createLink(ctx, ctx.nonProfit, {});
+    await ctx.store.sql.query(`UPDATE pay_links SET redirect_url = 'https://a;sandbox;x.example/' WHERE id = $1`, [id]);
+    const { res } = await openPage(ctx, id);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("form-action 'self'; frame-ancestors");
+    expect(csp).not.toContain('sandbox');
+  });
+
   it('references nothing outside the page: no src, no stylesheet, no font, no external form target', async () => {
     const { id } = await createLink(ctx, ctx.nonProfit, { ThemeFonts: ['Open Sans:400,700'], Theme: 'body{background:url(https://cdn.example/bg.png)}' });
     const { html } = await openPage(ctx, id);
