@@ -35,8 +35,18 @@ export function countryProblem(country: string): string | undefined {
   return /^[A-Za-z]{2}$/.test(country) ? undefined : 'must be a 2-letter country code';
 }
 
+/**
+ * ISO 4217 currencies whose amounts have two decimals: amounts are kept in cents, so a currency
+ * of 0 (JPY) or 3 (KWD) decimals would be charged 100 times or a tenth of what was recorded by a
+ * processor that reads the amount in that currency's minor units.
+ */
+const CENT_CURRENCIES = new Set(
+  Intl.supportedValuesOf('currency').filter((c) => new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits === 2),
+);
+
 export function currencyProblem(currency: string): string | undefined {
-  return /^[A-Za-z]{3}$/.test(currency) ? undefined : 'must be a 3-letter currency code (for example USD or CAD)';
+  if (!/^[A-Za-z]{3}$/.test(currency.trim())) return 'must be a 3-letter currency code (for example USD or CAD)';
+  return CENT_CURRENCIES.has(currency.trim().toUpperCase()) ? undefined : 'must be an ISO 4217 currency with two decimal places (for example USD, CAD or AUD)';
 }
 
 export function ipProblem(ip: string): string | undefined {

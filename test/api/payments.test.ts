@@ -315,6 +315,10 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     ['IpAddress invalid', card({ IpAddress: '300.1.1.1' }), 'IpAddress', /IPv4 or IPv6/],
     ['Country of 3 letters', card({ Country: 'USA' }), 'Country', /at most 2/],
     ['Currency invalid', card({ Currency: 'U$D' }), 'Currency', /3-letter currency/],
+    // Amounts are cents: a currency of 0 or 3 decimals, or no currency at all, would be charged otherwise than recorded.
+    ['Currency of 0 decimals', card({ Currency: 'JPY' }), 'Currency', /two decimal places/],
+    ['Currency of 3 decimals', card({ Currency: 'KWD' }), 'Currency', /two decimal places/],
+    ['Currency not ISO 4217', card({ Currency: 'XYZ' }), 'Currency', /two decimal places/],
     ['ShippingFee not an amount', card({ ShippingFee: 'abc' }), 'ShippingFee', /amount such as/],
     ['ShippingFee over 7 chars', card({ ShippingFee: '12345.00' }), 'ShippingFee', /at most 7/],
     ['Surcharge with 3 decimals', card({ Surcharge: '1.234' }), 'Surcharge', /at most 2 decimals/],
