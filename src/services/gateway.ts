@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { isIP } from 'node:net';
 import type { Clock } from '../clock.ts';
 import { bankCountry, checkAccountNumber, checkRoutingNumber, type AccountTypeId, type CheckTypeId } from '../domain/bank.ts';
@@ -206,13 +207,18 @@ export class Gate {
 /**
  * What a GetClientSessionID attempt may cost (each one is a 128 MiB, ~0.5 s scrypt):
  * - `perIpPerMinute` attempts per caller address (GATEWAY_LOGIN_RATE_LIMIT);
- * - `failuresPerUsername` failed logins of one username in `failureWindowMs` lock that username
- *   for the rest of the window: further attempts are Invalid_Login without hashing;
+ * - `failuresPerAddress` failed logins of one username from one caller address in
+ *   `failureWindowMs` lock that username for that address for the rest of the window: further
+ *   attempts from it are Invalid_Login without hashing;
+ * - `failuresPerUsername` failed logins of one username from all addresses lock it the same way
+ *   for every address except those it logged in from in the last KNOWN_ADDRESS_MS (a guesser
+ *   spread over many addresses is stopped, and cannot lock the integration's own servers out);
  * - `concurrentHashes` password checks at once in this process; a login that finds them all busy
  *   is Access_Denied at once (queueing would let a flood hold every caller).
  */
 export interface LoginLimits {
   perIpPerMinute: number;
+  failuresPerAddress: number;
   failuresPerUsername: number;
   failureWindowMs: number;
   concurrentHashes: number;
@@ -221,11 +227,15 @@ export interface LoginLimits {
 }
 
 export const DEFAULT_LOGIN_LIMITS: Omit<LoginLimits, 'perIpPerMinute'> = {
-  failuresPerUsername: 10,
+  failuresPerAddress: 10,
+  failuresPerUsername: 100,
   failureWindowMs: 15 * 60_000,
   concurrentHashes: 2,
   maxTrackedKeys: 100_000,
 };
+
+/** How long an address a user logged in from stays exempt from that user's all-address lock. */
+export const KNOWN_ADDRESS_MS = 24 * 60 * 60_000;
 
 /** Usernames are at most 64 characters (gateway-users.ts); a longer one cannot log in. */
 const MAX_USERNAME = 64;
@@ -241,7 +251,10 @@ export class GatewayService {
   readonly #clock: Clock;
   readonly #limits: LoginLimits;
   readonly #attemptsPerIp: WindowCounter;
+  readonly #failuresPerAddress: WindowCounter;
   readonly #failuresPerUsername: WindowCounter;
+  /** `username NUL address` of the logins that succeeded in the last KNOWN_ADDRESS_MS. */
+  readonly #knownAddresses: LRUCache<string, true>;
   readonly #hashing: Gate;
 
   /** `loginAttemptsPerMinute`: GetClientSessionID attempts per caller address a minute (GATEWAY_LOGIN_RATE_LIMIT). */
@@ -259,7 +272,15 @@ export class GatewayService {
     this.#clock = deps.clock;
     this.#limits = { ...DEFAULT_LOGIN_LIMITS, ...deps.loginLimits, perIpPerMinute: deps.loginAttemptsPerMinute };
     this.#attemptsPerIp = new WindowCounter(60_000, this.#limits.maxTrackedKeys);
+    this.#failuresPerAddress = new WindowCounter(this.#limits.failureWindowMs, this.#limits.maxTrackedKeys);
     this.#failuresPerUsername = new WindowCounter(this.#limits.failureWindowMs, this.#limits.maxTrackedKeys);
+    const clock = deps.clock;
+    this.#knownAddresses = new LRUCache<string, true>({
+      max: this.#limits.maxTrackedKeys,
+      ttl: KNOWN_ADDRESS_MS,
+      ttlResolution: 0,
+      perf: { now: () => clock.now().getTime() },
+    });
     this.#hashing = new Gate(this.#limits.concurrentHashes);
   }
 
@@ -280,7 +301,10 @@ export class GatewayService {
     // Nothing below this line hashes unless the username may still try.
     if (username!.length > MAX_USERNAME) return invalidLogin();
     const userKey = username!.toLowerCase();
-    if (this.#failuresPerUsername.count(userKey, now) >= this.#limits.failuresPerUsername) {
+    const addressKey = `${userKey}\u0000${caller.ip}`;
+    const lockedHere = this.#failuresPerAddress.count(addressKey, now) >= this.#limits.failuresPerAddress;
+    const lockedEverywhere = this.#failuresPerUsername.count(userKey, now) >= this.#limits.failuresPerUsername && !this.#knownAddresses.has(addressKey);
+    if (lockedHere || lockedEverywhere) {
       // Unknown usernames lock alike, so this tells nothing about which users exist.
       return { code: 'Invalid_Login', error: `Too many failed logins for this ${name('username', 'Username')}; try again later.` };
     }
@@ -296,10 +320,14 @@ export class GatewayService {
     }
     if (!login.ok) {
       if (login.reason === 'disabled') return { code: 'Invalid_User_Status', error: 'The gateway user is disabled.' };
-      this.#failuresPerUsername.hit(userKey, this.#clock.now().getTime());
+      const failedAt = this.#clock.now().getTime();
+      this.#failuresPerAddress.hit(addressKey, failedAt);
+      this.#failuresPerUsername.hit(userKey, failedAt);
       return invalidLogin();
     }
-    this.#failuresPerUsername.forget(userKey);
+    // The username-wide count stays: a guesser elsewhere is still counted, and this address is now exempt from it.
+    this.#failuresPerAddress.forget(addressKey);
+    this.#knownAddresses.set(addressKey, true);
     const vendor = text(args.vendor);
     if (vendor && vendor.toLowerCase() !== login.user.vendor.toLowerCase()) {
       return { code: 'Invalid_VendorID', error: `${name('vendor', 'Vendor')} does not match the gateway user's vendor.` };

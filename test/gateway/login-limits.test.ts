@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { DEFAULT_LOGIN_LIMITS, Gate, GatewayService, WindowCounter } from '../../src/services/gateway.ts';
+import { DEFAULT_LOGIN_LIMITS, Gate, GatewayService, KNOWN_ADDRESS_MS, WindowCounter } from '../../src/services/gateway.ts';
 import type { GatewaySessionService } from '../../src/services/gateway-sessions.ts';
 import type { GatewayUser, GatewayUserService, LoginOutcome } from '../../src/services/gateway-users.ts';
 import type { TokenService } from '../../src/services/tokens.ts';
 
 /**
  * What a GetClientSessionID may cost (each real attempt is a 128 MiB scrypt): a per-address
- * limit, a per-username failure lock, and a cap on password checks running at once. The
+ * limit, failure locks per username and address and per username, and a cap on password checks running at once. The
  * password check is faked here so that the tests count checks instead of waiting for them.
  */
 
@@ -77,30 +77,50 @@ describe('GATEWAY_LOGIN_RATE_LIMIT', () => {
 });
 
 describe('failed logins per username', () => {
-  it('10 failures in 15 minutes lock the username for the rest of the window: Invalid_Login without a password check, even with the right password', async () => {
+  it('10 failures from one address in 15 minutes lock the username there for the rest of the window: Invalid_Login without a password check, even with the right password', async () => {
     const clock = new ManualClock();
     const fake = fakeUsers();
     const gateway = service(fake.users, clock);
-    for (let i = 0; i < DEFAULT_LOGIN_LIMITS.failuresPerUsername; i++) {
-      // From many addresses: the lock does not depend on the caller's address.
-      expect((await gateway.getClientSessionId({ username: i % 2 ? 'alice' : ' ALICE ', password: `guess-${i}` }, from(`198.51.100.${i}`))).code).toBe('Invalid_Login');
+    for (let i = 0; i < DEFAULT_LOGIN_LIMITS.failuresPerAddress; i++) {
+      expect((await gateway.getClientSessionId({ username: i % 2 ? 'alice' : ' ALICE ', password: `guess-${i}` }, from('198.51.100.7'))).code).toBe('Invalid_Login');
     }
     expect(fake.checks).toHaveLength(10);
-    const locked = await gateway.getClientSessionId({ username: 'Alice', password: 'right-password-1' }, from('203.0.113.5'));
+    const locked = await gateway.getClientSessionId({ username: 'Alice', password: 'right-password-1' }, from('198.51.100.7'));
     expect(locked).toEqual({ code: 'Invalid_Login', error: 'Too many failed logins for this Username; try again later.' });
     expect(fake.checks).toHaveLength(10);
-    // Another username is not locked.
-    expect((await gateway.getClientSessionId({ username: 'bob', password: 'x' }, from('203.0.113.5'))).error).toBe('Invalid Username or Password.');
-    clock.advance(15 * 60_000 - 1);
-    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.5'))).code).toBe('Invalid_Login');
-    clock.advance(1);
+    // Another username from there is not locked, nor this one from another address: a guesser
+    // cannot lock the integration out (a security review found the username-wide lock of 10 could).
+    expect((await gateway.getClientSessionId({ username: 'bob', password: 'x' }, from('198.51.100.7'))).error).toBe('Invalid Username or Password.');
     expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.5'))).code).toBe('OK');
+    clock.advance(15 * 60_000 - 1);
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('198.51.100.7'))).code).toBe('Invalid_Login');
+    clock.advance(1);
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('198.51.100.7'))).code).toBe('OK');
   });
 
-  it('a successful login forgets the failures; an unknown username locks the same way', async () => {
+  it('failures from many addresses lock the username everywhere except where it logged in lately', async () => {
     const clock = new ManualClock();
     const fake = fakeUsers();
-    const gateway = service(fake.users, clock, 1000, { failuresPerUsername: 3 });
+    const gateway = service(fake.users, clock, 1000, { failuresPerUsername: 6 });
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('192.0.2.1'))).code).toBe('OK');
+    for (let i = 0; i < 6; i++) {
+      expect((await gateway.getClientSessionId({ username: 'alice', password: `guess-${i}` }, from(`198.51.100.${i}`))).code).toBe('Invalid_Login');
+    }
+    const checks = fake.checks.length;
+    // A new address is locked without a password check, the right password too ...
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.9'))).error).toMatch(/^Too many failed logins/);
+    expect(fake.checks).toHaveLength(checks);
+    // ... the integration's own server is not.
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('192.0.2.1'))).code).toBe('OK');
+    // An address is known for KNOWN_ADDRESS_MS after its last login; the failures' window ends first.
+    clock.advance(KNOWN_ADDRESS_MS + 1);
+    expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.9'))).code).toBe('OK');
+  });
+
+  it('a successful login forgets the failures from its address; an unknown username locks the same way', async () => {
+    const clock = new ManualClock();
+    const fake = fakeUsers();
+    const gateway = service(fake.users, clock, 1000, { failuresPerAddress: 3 });
     const login = (username: string, password: string) => gateway.getClientSessionId({ username, password }, from('192.0.2.9')).then((r) => r.code);
     expect([await login('alice', 'a'), await login('alice', 'b')]).toEqual(['Invalid_Login', 'Invalid_Login']);
     expect(await login('alice', 'right-password-1')).toBe('OK');
