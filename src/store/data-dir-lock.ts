@@ -1,5 +1,6 @@
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileAtomically } from '../atomic-file.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -16,6 +17,18 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Seconds after which an unreadable lock file is taken to be abandoned. */
+const UNREADABLE_LOCK_SECONDS = 5;
+
+function abandoned(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > UNREADABLE_LOCK_SECONDS * 1000;
+  } catch {
+    // Gone meanwhile: the next attempt creates it.
+    return true;
+  }
+}
+
 /**
  * PGlite is single-process: two processes opening one data directory would corrupt it. The
  * first process to create the lock file owns the directory; a lock left by a dead process is
@@ -26,9 +39,7 @@ export function lockDataDir(dataDir: string, owner: string): DataDirLock {
   const path = join(dataDir, 'payments.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, JSON.stringify({ pid: process.pid, owner, since: new Date().toISOString() }));
-      closeSync(fd);
+      createFileAtomically(path, JSON.stringify({ pid: process.pid, owner, since: new Date().toISOString() }), 0o600);
       let released = false;
       return {
         release() {
@@ -43,7 +54,13 @@ export function lockDataDir(dataDir: string, owner: string): DataDirLock {
       try {
         holder = JSON.parse(readFileSync(path, 'utf8'));
       } catch {
-        // A lock file being written right now, or a torn one: treat as held for this attempt.
+        // Lock files appear whole (createFileAtomically): an unreadable one was left by a version
+        // that wrote it in place and was killed before writing. Taken over once it is a few
+        // seconds old (a process of that version could still be between its create and write).
+        if (abandoned(path)) {
+          rmSync(path, { force: true });
+          continue;
+        }
       }
       if (typeof holder.pid === 'number' && holder.pid !== process.pid && alive(holder.pid)) {
         throw new DataDirLockedError(

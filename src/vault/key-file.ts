@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileAtomically, replaceFileAtomically } from '../atomic-file.ts';
 import { KeyRing, VaultError, type VaultKey, generateKey, parseKey } from './keys.ts';
 
 /**
@@ -33,7 +34,8 @@ function toRing(json: KeyFileJson, path: string): KeyRing {
 /** The file's keys, or undefined when there is no file yet. */
 export function readKeyFile(dataDir: string): KeyRing | undefined {
   const path = keyFilePath(dataDir);
-  if (!existsSync(path)) return undefined;
+  // An empty file holds no key (see createKeyFile): as if there were none.
+  if (!existsSync(path) || statSync(path).size === 0) return undefined;
   let json: KeyFileJson;
   try {
     json = JSON.parse(readFileSync(path, 'utf8')) as KeyFileJson;
@@ -70,8 +72,14 @@ export function createKeyFile(dataDir: string, now: Date): KeyRing {
   mkdirSync(dataDir, { recursive: true });
   const key = generateKey();
   const ring = new KeyRing(key);
+  const path = keyFilePath(dataDir);
+  if (existsSync(path) && statSync(path).size === 0) {
+    // Left by a version that created the file and then wrote it, killed in between: it holds no
+    // key, so nothing was ever sealed under one. (Files now appear whole: createFileAtomically.)
+    rmSync(path, { force: true });
+  }
   try {
-    writeFileSync(keyFilePath(dataDir), render(ring, [key], new Map(), now), { flag: 'wx', mode: 0o600 });
+    createFileAtomically(path, render(ring, [key], new Map(), now), 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
@@ -100,9 +108,6 @@ export function keepOnlyKeys(dataDir: string, keepIds: Set<string>, now: Date): 
 
 function writeKeys(dataDir: string, ring: KeyRing, keys: VaultKey[], now: Date) {
   mkdirSync(dataDir, { recursive: true });
-  const path = keyFilePath(dataDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, render(ring, keys, previousDates(dataDir), now), { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, path);
+  // Synced before the rename: a rotated key seals tokens at once, and must not be lost to a power cut.
+  replaceFileAtomically(keyFilePath(dataDir), render(ring, keys, previousDates(dataDir), now), 0o600);
 }
