@@ -37,6 +37,17 @@ function requestId(req: { headers: Record<string, string | string[] | undefined>
   return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
+/**
+ * TRUST_PROXY for Fastify. A hop count becomes a function of the hop: Fastify 5 now reads a
+ * number as "trust no one" (it cannot check the peer's address), which silently turned `on` into
+ * off: every client behind the proxy shared the proxy's address and its rate limits, and the
+ * gateway refused every request in production. A hop count believes whoever connects, so it fits
+ * a service reachable only through its proxies (README); addresses are checked as given.
+ */
+export function fastifyTrustProxy(trust: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** Builds the whole service: surface A, surface B, the pay page, docs and health. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
@@ -49,8 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    // Fastify takes a hop count at run time; its types omit it.
-    trustProxy: config.trustProxy as boolean | string,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },

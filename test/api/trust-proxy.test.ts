@@ -41,4 +41,20 @@ describe('behind one trusted proxy', () => {
     }
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
   });
+
+  it('tells clients apart by the address the proxy saw (Fastify 5 reads a bare hop count as "trust no one")', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/ClientSession',
+        remoteAddress: '10.0.0.2',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${100 + i}` },
+        payload: { ClientId: ctx.nonProfit.ClientId, ClientSecret: 'wrong' },
+      });
+      statuses.push(res.statusCode);
+    }
+    // Five clients behind one proxy: none is over the limit of 3.
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+  });
 });
