@@ -48,6 +48,8 @@ export interface Config {
   billingWorker: boolean;
   /** Recurring billing: how often the in-process worker looks for due profiles. */
   billingIntervalMs: number;
+  /** On SIGTERM/SIGINT: how long requests in flight may finish before open connections are closed (SHUTDOWN_GRACE). */
+  shutdownGraceMs: number;
   /** Recurring billing: days after a bill date on which a declined charge is retried (BILLING_RETRY_DAYS). */
   billingRetryDays: number[];
   /** Pay page: the CSP frame-ancestors source list (FRAME_ANCESTORS); `'none'` forbids embedding. */
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     soapNamespace: (env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws').replace(/\/+$/, ''),
     billingWorker: bool(env, 'BILLING_WORKER', true),
     billingIntervalMs: int(env, 'BILLING_INTERVAL', 300, 5, 86_400) * 1000,
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE', 30, 1, 3600) * 1000,
     billingRetryDays: retryDays(env, 'BILLING_RETRY_DAYS', '1,3,7'),
     frameAncestors: frameAncestors(env, 'FRAME_ANCESTORS'),
     payLinkSubmitLimitPerLink: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_LINK', 10, 1),

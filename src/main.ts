@@ -80,10 +80,17 @@ async function main() {
   process.stdout.write(banner(config, credentials, processors));
 
   let stopping = false;
+  // After close() Node no longer times out half-sent requests: one slow or stuck client kept a
+  // stopping server (and on PGlite its data directory) forever (an operator audit found it).
+  const closeOpenConnections = (why: string) => {
+    app.log.warn({ why }, 'shutting down: closing the connections still open');
+    app.server.closeAllConnections();
+  };
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) return closeOpenConnections(`second ${signal}`);
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining requests');
+    setTimeout(() => closeOpenConnections(`${config.shutdownGraceMs / 1000} s grace over`), config.shutdownGraceMs).unref();
     try {
       await app.close();
       await jobs.stop();

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess, startService } from './helpers/process.ts';
@@ -56,6 +57,25 @@ describe('npm start', () => {
       }
     } finally {
       expect(await second.stop()).toBe(0);
+    }
+  }, 120_000);
+
+  it('stops after SHUTDOWN_GRACE even while a client holds a half-sent request, and at once on a second signal', async () => {
+    for (const secondSignal of [false, true]) {
+      const service = await startService({ ...env, DEMO: 'off', SHUTDOWN_GRACE: secondSignal ? '600' : '1' });
+      const socket = connect(service.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.on('error', () => {});
+      // Headers never finished: the request is in flight for as long as the client likes.
+      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const exit = service.stop();
+      if (secondSignal) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        service.process.kill('SIGTERM');
+      }
+      expect(await exit).toBe(0);
+      socket.destroy();
     }
   }, 120_000);
 });
