@@ -67,16 +67,22 @@ describe('payments billing', { timeout: 180_000 }, () => {
   });
 
   it('run charges what is due as of the date, once', async () => {
-    const early = await cli('billing', 'run', '--as-of', addDays(billDate, -1), '--json');
+    const early = await cli('billing', 'run', '--as-of', addDays(billDate, -1), '--ahead', '--json');
     expect(early.code).toBe(0);
     expect(JSON.parse(early.stdout)).toMatchObject({ claimed: 0, charged: 0 });
 
-    const res = await cli('billing', 'run', '--as-of', billDate);
+    // After today: refused unless the operator says --ahead (it charges payers early).
+    const refused = await cli('billing', 'run', '--as-of', billDate);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is after today .* add --ahead/);
+    expect(refused.stdout).toBe('');
+
+    const res = await cli('billing', 'run', '--as-of', billDate, '--ahead');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`Billing run as of ${billDate}`);
     expect(res.stdout).toMatch(/charges 2: approved 1, declined 1/);
 
-    const again = await cli('billing', 'run', '--as-of', billDate, '--json');
+    const again = await cli('billing', 'run', '--as-of', billDate, '--ahead', '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ charged: 0 });
 
     const store = await open();
@@ -117,7 +123,7 @@ describe('payments billing', { timeout: 180_000 }, () => {
     } finally {
       await store.close();
     }
-    const run = () => runCliProcess(['billing', 'run', '--as-of', day, '--concurrency', '2', '--batch-size', '5', '--json'], { ...env, SIMULATOR_LATENCY_MS: '20' });
+    const run = () => runCliProcess(['billing', 'run', '--as-of', day, '--ahead', '--concurrency', '2', '--batch-size', '5', '--json'], { ...env, SIMULATOR_LATENCY_MS: '20' });
     const [one, two] = await Promise.all([run(), run()]);
     expect([one.code, two.code]).toEqual([0, 0]);
     const summaries = [JSON.parse(one.stdout), JSON.parse(two.stdout)];

@@ -485,7 +485,7 @@ describe('a service killed with SIGKILL while taking payments', () => {
       lap('resolved with the CLI');
 
       // The tokens charge: one billing run takes every profile due.
-      const billing = await cli('billing', 'run', '--as-of', billDate, '--json');
+      const billing = await cli('billing', 'run', '--as-of', billDate, '--ahead', '--json');
       expect(billing.code, billing.stderr).toBe(0);
       expect(JSON.parse(billing.stdout)).toMatchObject({ charged: profiles.length, approved: profiles.length, declined: 0, errors: 0 });
       lap('billed');

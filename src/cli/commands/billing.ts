@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { parseCalendarDate } from '../../domain/billing-dates.ts';
+import { parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
 import { loggerOptions } from '../../logging.ts';
 import { type Command, UsageError } from '../command.ts';
 
@@ -23,10 +23,16 @@ export const billingCommands: Command[] = [
   {
     name: 'billing run',
     summary: 'charge every recurring profile due today (or as of a date), exactly once per bill date',
-    usage: 'billing run [--as-of yyyy-MM-dd] [--batch-size <n>] [--concurrency <n>]',
-    options: { 'as-of': { type: 'string' }, 'batch-size': { type: 'string' }, concurrency: { type: 'string' } },
+    usage: 'billing run [--as-of yyyy-MM-dd [--ahead]] [--batch-size <n>] [--concurrency <n>]',
+    options: { 'as-of': { type: 'string' }, ahead: { type: 'boolean' }, 'batch-size': { type: 'string' }, concurrency: { type: 'string' } },
     async run(ctx, { values }) {
       const date = asOf(values, this.usage);
+      // A date after today charges payers before their bill dates (a mistyped year, months
+      // early): only when the operator says so (an operator audit found it taken silently).
+      const today = utcDate(new Date());
+      if (date && date > today && values.ahead !== true) {
+        throw new UsageError(`--as-of ${date} is after today (${today}, UTC): it would charge payers before their bill dates; add --ahead if that is meant\nusage: payments ${this.usage}`);
+      }
       const batchSize = positiveInt(values, 'batch-size', 100, this.usage);
       const concurrency = positiveInt(values, 'concurrency', 8, this.usage);
       const services = await ctx.services();
