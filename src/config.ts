@@ -128,6 +128,27 @@ function base64Key(name: string, value: string | undefined): string | undefined 
   return text;
 }
 
+/** PUBLIC_BASE_URL: an absolute http(s) URL, written without a trailing slash (links are made from it). */
+function baseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http or https URL, got "${raw}"`);
+  if (url.search || url.hash) throw new ConfigError(`PUBLIC_BASE_URL must not have a query or fragment, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  const level = raw?.trim().toLowerCase() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
 function trustProxy(raw: string | undefined): false | number | string {
   const value = raw?.trim() ?? '';
   if (value === '' || /^(0|false|off|no)$/i.test(value)) return false;
@@ -147,14 +168,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
-  const publicBaseUrl = (env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, '');
+  const publicBaseUrl = baseUrl(env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`);
   return {
     port,
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     publicBaseUrl,
     // A production deployment never gets the demo partners unless it asks for them.
     demo: bool(env, 'DEMO', (env.NODE_ENV?.trim() || 'development') !== 'production'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { type Body, CARD, createLink, linkBody, openPage, redirectQuery, submit } from '../paypage/paylink-helpers.ts';
@@ -33,6 +33,16 @@ describe('POST /api/paylink', () => {
 
   it('defaults PUBLIC_BASE_URL to http://localhost:<PORT>', () => {
     expect(loadConfig({ PORT: '9123' }).publicBaseUrl).toBe('http://localhost:9123');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://pay.example/base/' }).publicBaseUrl).toBe('https://pay.example/base');
+    // Links are made from it: a value that is not an absolute http(s) URL stops the start (an operator audit found "notaurl" taken).
+    for (const bad of ['notaurl', 'ftp://pay.example', 'https://pay.example/?a=1', '/relative']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad }), bad).toThrow(ConfigError);
+    }
+  });
+
+  it('takes a LOG_LEVEL pino knows, and refuses others as a configuration error', () => {
+    expect(loadConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(ConfigError);
   });
 
   it('needs the AccessToken header', async () => {

@@ -47,7 +47,7 @@ export const gatewayUserCommands: Command[] = [
     async run(ctx, { positionals }) {
       const user = await (await ctx.services()).gatewayUsers.setStatus(requiredPositional(positionals, 0, 'username', this.usage), 'disabled');
       if (ctx.json) return ctx.out(JSON.stringify({ Username: user.username, status: user.status }));
-      ctx.out(`Gateway user "${user.username}" disabled; its sessions have ended.`);
+      ctx.out(`Gateway user "${user.username}" disabled; its sessions have ended (running servers stop accepting them within 30 s).`);
     },
   },
   {
