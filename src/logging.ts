@@ -91,6 +91,15 @@ export function safeError(err: unknown) {
           .replace(/\(([^()\n]*)\)=\(([^()\n]*)\)/g, '($1)=([REDACTED])')
       : text;
   out.message = clean(typeof out.message === 'string' ? out.message.split('\n')[0] : out.message);
+  // A failed query's SQL is in the code, its values must not be logged: what is worth logging is
+  // why it failed, the cause's message and code (an operator audit found only the masked SQL).
+  if (typeof out.message === 'string' && out.message.startsWith('Failed query:')) out.message = 'Failed query';
+  const cause = (err as { cause?: unknown })?.cause;
+  if (cause instanceof Error) {
+    out.message = `${String(out.message)}: ${String(clean(cause.message.split('\n')[0]))}`;
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && out.code === undefined) out.code = code;
+  }
   if (typeof out.stack === 'string') {
     const lines = out.stack.split('\n');
     out.stack = [clean(lines[0]), ...lines.slice(1).filter((l) => /^\s+at /.test(l))].join('\n');

@@ -7,8 +7,12 @@ describe('log hygiene', () => {
     const cause = Object.assign(new Error('invalid input syntax for type uuid: "urn:uuid:secret-ish"'), { detail: 'Key (gateway_key)=(1000001) already exists' });
     (err as Error & { cause: unknown }).cause = cause;
     const text = JSON.stringify(safeError(err));
+    // The message says why the query failed: the cause, masked like the rest.
+    expect(safeError(err).message).toBe('Failed query: invalid input syntax for type uuid: "[REDACTED]"');
     expect(text).toContain('Failed query: insert into payment_tokens');
     for (const leaked of ['SEALED', '4242424242424242', 'secret-ish', '1000001']) expect(text).not.toContain(leaked);
+    const down = new Error('Failed query: select 1\nparams: ', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) });
+    expect(safeError(down)).toMatchObject({ message: 'Failed query: connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' });
   });
 
   it('masks the pay link id in /paylink/<id> and secret query parameters', () => {

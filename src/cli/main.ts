@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { cryptoIds } from '../ids.ts';
@@ -62,7 +64,13 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       out: (line = '') => out(line),
       async services() {
         if (services) return services;
-        if (!config.databaseUrl) lock = lockDataDir(config.dataDir, `cli: ${found.command.name}`);
+        if (!config.databaseUrl) {
+          lock = lockDataDir(config.dataDir, `cli: ${found.command.name}`);
+          // A mistyped or missing DATA_DIR would otherwise answer from a new, empty database as if
+          // it were the real one ("No partners."): say so (an operator audit found it silent).
+          const database = join(config.dataDir, 'pglite');
+          if (!existsSync(database)) err(`note: no database in ${resolve(config.dataDir)} yet: a new one is created there (set DATA_DIR to use another)`);
+        }
         store = await openStore(config);
         services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
         return services;

@@ -40,7 +40,8 @@ describe('payments charities import', () => {
 
   it('imports the files and reports counts and rejected lines', async () => {
     const res = await cli('charities', 'import', irsFile, craFile);
-    expect(res.stderr).toBe('');
+    // The first command on an embedded data directory makes its database, and says so.
+    expect(res.stderr).toBe(testDatabaseUrl() ? '' : `note: no database in ${env.DATA_DIR} yet: a new one is created there (set DATA_DIR to use another)\n`);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines[0]).toBe('eo_vt_head.csv (IRS EO BMF (28 columns)): read 200, inserted 199, updated 0, unchanged 0, rejected 1');

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
@@ -23,7 +25,8 @@ describe('operator CLI', { timeout: 180_000 }, () => {
 
   it('creates a partner and prints its ClientId, ClientSecret and ApiKey once', async () => {
     const res = await cli('partner', 'create', '--name', 'Riverside Shelter', '--kind', 'non-profit');
-    expect(res.stderr).toBe('');
+    // The first command on an embedded data directory makes its database, and says so.
+    expect(res.stderr).toBe(testDatabaseUrl() ? '' : `note: no database in ${env.DATA_DIR} yet: a new one is created there (set DATA_DIR to use another)\n`);
     expect(res.code).toBe(0);
     const id = /ClientId:\s+([0-9a-f-]{36})/.exec(res.stdout)?.[1];
     const secret = /ClientSecret:\s+(\S{43})/.exec(res.stdout)?.[1];
@@ -107,5 +110,18 @@ describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 18
       lock.release();
     }
     expect((await cli('partner', 'list')).code).toBe(0);
+  });
+
+  it('says so when DATA_DIR holds no database yet (a mistyped DATA_DIR would answer from a new, empty one)', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'payments-cli-fresh-'));
+    try {
+      const first = await runCliProcess(['partner', 'list'], { DATA_DIR: join(fresh, 'data-typo') });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toContain(`note: no database in ${join(fresh, 'data-typo')} yet: a new one is created there`);
+      const second = await runCliProcess(['partner', 'list'], { DATA_DIR: join(fresh, 'data-typo') });
+      expect(second.stderr).toBe('');
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });

@@ -98,6 +98,8 @@ beforeAll(async () => {
   process.env.DATA_DIR = join(dir, 'data');
   delete process.env.VAULT_KEY;
   mkdirSync(process.env.DATA_DIR, { recursive: true });
+  // The CLI's store is this file's (mocked openStore): the directory only stops its "no database yet" note.
+  mkdirSync(join(process.env.DATA_DIR, 'pglite'), { recursive: true });
 
   // Seeded with the CLI's own configuration, so that the vault key file is the one the CLI reads.
   const services = createServices({ store, clock: new ManualClock('2026-01-10T08:00:00.000Z'), ids: cryptoIds, config: loadConfig() });
