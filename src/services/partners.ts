@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.ts';
-import { type FeeSchedule, scheduleProblems } from '../domain/fee-schedule.ts';
+import { type FeeSchedule, PAYMENT_NO_FEE_GROUP, scheduleProblems } from '../domain/fee-schedule.ts';
 import { PARTNER_KINDS, type PartnerKind } from '../domain/partner.ts';
 import { GUID, type Ids } from '../ids.ts';
 import { digestsEqual, hashSecret, sha256 } from '../security/secrets.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
-import { feeSchedules, integrationSources, organizations, partners, processors } from '../store/schema/index.ts';
+import { charities, feeSchedules, integrationSources, organizations, partners, processors } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
 import type { SessionService } from './sessions.ts';
 import { and, asc, eq } from '../store/drizzle.ts';
@@ -160,6 +160,11 @@ export class PartnerService {
   async createOrganization(clientId: string, input: { name: string; charityId?: string; isDefault?: boolean }) {
     const partner = await this.getPartner(clientId);
     if (input.charityId !== undefined && !GUID.test(input.charityId)) throw new OperatorInputError('charityId must be a UUID');
+    if (input.charityId !== undefined) {
+      // Payments made for the organization carry its charity: it must be in the directory.
+      const [known] = await this.#db.select({ id: charities.id }).from(charities).where(eq(charities.id, input.charityId.toLowerCase()));
+      if (!known) throw new OperatorInputError(`no charity ${input.charityId} in the directory (GET /api/CharitySearch gives CharityIds)`);
+    }
     const id = this.#ids.uuid();
     await this.#db.transaction(async (tx) => {
       const existing = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.partnerId, partner.clientId));
@@ -199,6 +204,9 @@ export class PartnerService {
   async setSchedule(clientId: string, schedule: FeeSchedule): Promise<void> {
     const partner = await this.getPartner(clientId);
     const problems = scheduleProblems(schedule);
+    // A schedule its partner's payments can never use is a mistake (ErrorCode 2000 on every line).
+    if (partner.kind === 'for-profit' && schedule.groupId !== PAYMENT_NO_FEE_GROUP) problems.push(`a for-profit partner pays with group ${PAYMENT_NO_FEE_GROUP} only`);
+    if (partner.kind === 'non-profit' && schedule.groupId === PAYMENT_NO_FEE_GROUP) problems.push(`group ${PAYMENT_NO_FEE_GROUP} is for for-profit partners`);
     if (problems.length) throw new OperatorInputError(problems.join('; '));
     const values = {
       partnerId: partner.clientId,

@@ -67,6 +67,14 @@ describe('operator CLI', { timeout: 180_000 }, () => {
     const partner = await cli('partner', 'show', clientId);
     expect(partner.stdout).toMatch(/Website\s+duplicate check on\s+\(default\)/);
     expect(partner.stdout).toMatch(/MKey mk-1\s+types 1,2,3,7/);
+
+    // What payments could never use is refused (an operator audit found both taken).
+    const group12 = await cli('contract', 'set', clientId, '--group', '12', '--card-rate', '2.9', '--platform-rate', '0', '--max-rate', '0', '--per-trans', '0.30', '--ach-rate', '0.8', '--ach-cap', '5.00');
+    expect(group12.code).toBe(2);
+    expect(group12.stderr).toMatch(/^error: group 12 is for for-profit partners/);
+    const unknownCharity = await cli('organization', 'create', clientId, '--name', 'Elsewhere', '--charity-id', '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a');
+    expect(unknownCharity.code).toBe(2);
+    expect(unknownCharity.stderr).toMatch(/^error: no charity 0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a in the directory/);
   });
 
   it('rotates a secret', async () => {
