@@ -5,7 +5,8 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { credentialsPath, type DemoCredentials } from './demo/credentials.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './ids.ts';
-import { createServices } from './services/index.ts';
+import { createServices, type Services } from './services/index.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
 import { openStore } from './store/database.ts';
 
@@ -42,6 +43,25 @@ function banner(config: Config, credentials: DemoCredentials | undefined, proces
   return lines.join('\n') + '\n\n';
 }
 
+/**
+ * Servers sharing a PostgreSQL database must share the vault keys: one started without them
+ * approves payments but cannot charge the tokens others stored (an operator audit saw billing
+ * fail with only "VaultError"). Said once at start, with what to do.
+ */
+async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const held = new Set(services.vault.keyIds());
+    const missing = (await services.tokens.keyUsage()).filter((u) => !held.has(u.keyId));
+    if (missing.length === 0) return;
+    log.warn(
+      { keyIds: missing.map((u) => u.keyId), tokens: missing.reduce((n, u) => n + u.tokens, 0) },
+      'stored tokens are sealed under vault keys this process does not hold: they cannot be charged here. Give it the keys of the other servers (VAULT_KEY and VAULT_OLD_KEYS, or the same DATA_DIR key file); payments vault status lists them',
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not check the vault keys against the stored tokens');
+  }
+}
+
 async function main() {
   let config: Config;
   try {
@@ -71,6 +91,7 @@ async function main() {
   const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
+  await warnOfMissingVaultKeys(services, app.log);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
   const processors: DemoProcessors = new Map();

@@ -8,7 +8,7 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import { keyFilePath } from '../../src/vault/key-file.ts';
 import { generateKey } from '../../src/vault/keys.ts';
 import { seedTestPartner } from '../helpers/context.ts';
-import { runCliProcess } from '../helpers/process.ts';
+import { runCliProcess, startService } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
 
 /**
@@ -80,6 +80,18 @@ describe('payments vault rotate-key', () => {
     rmSync(keyFilePath(dataDir));
     const newKey = generateKey();
     const keyEnv = { VAULT_KEY: newKey.key.toString('base64'), VAULT_OLD_KEYS: fileKey };
+
+    // Status says which tokens cannot be decrypted, and exits 1 for monitoring.
+    const status = await runCliProcess(['vault', 'status', '--json'], { ...env, VAULT_KEY: newKey.key.toString('base64') });
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).tokensByKey).toEqual([expect.objectContaining({ tokens: 4, available: false })]);
+    // A server started without the keys says so at start (it would approve payments, and fail to charge stored tokens).
+    const server = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', VAULT_KEY: newKey.key.toString('base64') });
+    try {
+      expect(server.output()).toMatch(/stored tokens are sealed under vault keys this process does not hold/);
+    } finally {
+      await server.stop();
+    }
 
     const refused = await runCliProcess(['vault', 'rotate-key'], { ...env, VAULT_KEY: newKey.key.toString('base64') });
     expect(refused.code).toBe(1);

@@ -22,13 +22,22 @@ export const vaultCommands: Command[] = [
         currentKeyId: current,
         tokensByKey: usage.map((u) => ({ ...u, current: u.keyId === current, available: known.has(u.keyId) })),
       };
-      if (ctx.json) return ctx.out(JSON.stringify(report));
+      // Exit 1 when a token cannot be decrypted here, for monitoring (an operator audit saw 0).
+      const missing = report.tokensByKey.some((u) => !u.available) ? 1 : 0;
+      if (ctx.json) {
+        ctx.out(JSON.stringify(report));
+        return missing;
+      }
       ctx.out(`Vault keys: ${report.keys}`);
       ctx.out(`Current key: ${current ?? '(none yet: created with the first token)'}`);
-      if (usage.length === 0) return ctx.out('No stored tokens.');
+      if (usage.length === 0) {
+        ctx.out('No stored tokens.');
+        return 0;
+      }
       for (const u of report.tokensByKey) {
         ctx.out(`  ${u.keyId}  ${String(u.tokens).padStart(8)} token(s)${u.current ? '  (current)' : ''}${u.available ? '' : '  MISSING: cannot be decrypted'}`);
       }
+      return missing;
     },
   },
   {
