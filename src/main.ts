@@ -13,7 +13,10 @@ import { openStore } from './store/database.ts';
 /** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
 type DemoProcessors = Map<string, { id: string; mkey: string | null }[]>;
 
-function banner(config: Config, credentials: DemoCredentials | undefined, processors: DemoProcessors): string {
+/** Demo secrets saved at first start that were rotated since (payments partner rotate-secret / rotate-api-key). */
+type StaleSecrets = Map<string, { secret: boolean; apiKey: boolean }>;
+
+function banner(config: Config, credentials: DemoCredentials | undefined, processors: DemoProcessors, staleSecrets: StaleSecrets): string {
   const base = config.publicBaseUrl;
   const lines = [
     '',
@@ -24,7 +27,14 @@ function banner(config: Config, credentials: DemoCredentials | undefined, proces
   if (credentials) {
     lines.push('', `Demo partners (kept in ${credentialsPath(config.dataDir)}):`);
     for (const p of credentials.partners) {
-      lines.push(`  ${p.name} (${p.kind})`, `    ClientId:     ${p.ClientId}`, `    ClientSecret: ${p.ClientSecret}`, `    ApiKey:       ${p.ApiKey}`);
+      const stale = staleSecrets.get(p.ClientId);
+      const rotated = ' (rotated since: no longer valid; the CLI printed the new one)';
+      lines.push(
+        `  ${p.name} (${p.kind})`,
+        `    ClientId:     ${p.ClientId}`,
+        `    ClientSecret: ${p.ClientSecret}${stale?.secret ? rotated : ''}`,
+        `    ApiKey:       ${p.ApiKey}${stale?.apiKey ? rotated : ''}`,
+      );
       for (const proc of processors.get(p.ClientId) ?? []) lines.push(`    ProcessorGuid: ${proc.id}${proc.mkey ? ` (MKey ${proc.mkey})` : ''}`);
     }
     for (const u of credentials.gatewayUsers) {
@@ -95,10 +105,16 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
   const processors: DemoProcessors = new Map();
+  const staleSecrets: StaleSecrets = new Map();
   for (const p of credentials?.partners ?? []) {
     processors.set(p.ClientId, (await services.partners.listProcessors(p.ClientId)).map((r) => ({ id: r.id, mkey: r.mkey })));
+    // The file keeps what first start made; an operator may have rotated them since (an operator audit found the banner printing dead secrets).
+    staleSecrets.set(p.ClientId, {
+      secret: !(await services.partners.verifyClientSecret(p.ClientId, p.ClientSecret)),
+      apiKey: !(await services.partners.verifyApiKey(p.ClientId, p.ApiKey)),
+    });
   }
-  process.stdout.write(banner(config, credentials, processors));
+  process.stdout.write(banner(config, credentials, processors, staleSecrets));
 
   let stopping = false;
   // After close() Node no longer times out half-sent requests: one slow or stuck client kept a

@@ -58,7 +58,20 @@ describe('npm start', () => {
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  }, 120_000);
+
+    // A secret rotated since is marked, not printed as if it still worked.
+    const saved = JSON.parse(readFileSync(join(env.DATA_DIR!, 'demo-credentials.json'), 'utf8'));
+    const merchantId = saved.partners.find((p: { kind: string }) => p.kind === 'for-profit').ClientId as string;
+    expect((await runCliProcess(['partner', 'rotate-secret', merchantId], env)).code).toBe(0);
+    const third = await startService(env);
+    try {
+      const stale = [...third.output().matchAll(/ClientSecret: \S+( \(rotated since: no longer valid[^)]*\))?/g)].map((m) => Boolean(m[1]));
+      expect(stale).toEqual([false, true]);
+      expect(third.output()).not.toMatch(/ApiKey: +\S+ \(rotated/);
+    } finally {
+      expect(await third.stop()).toBe(0);
+    }
+  }, 180_000);
 
   it('stops after SHUTDOWN_GRACE even while a client holds a half-sent request, and at once on a second signal', async () => {
     for (const secondSignal of [false, true]) {

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { type FeeSchedule, PAYMENT_NO_FEE_GROUP, scheduleProblems } from '../domain/fee-schedule.ts';
 import { PARTNER_KINDS, type PartnerKind } from '../domain/partner.ts';
 import { GUID, type Ids } from '../ids.ts';
-import { digestsEqual, hashSecret, sha256 } from '../security/secrets.ts';
+import { digestsEqual, hashSecret, sha256, verifySecret } from '../security/secrets.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { charities, feeSchedules, integrationSources, organizations, partners, processors } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
@@ -95,6 +95,12 @@ export class PartnerService {
     const apiKey = this.#ids.secret(32);
     await this.#db.update(partners).set({ apiKeyHash: sha256(apiKey) }).where(eq(partners.id, partner.clientId));
     return apiKey;
+  }
+
+  /** Whether `secret` is the partner's ClientSecret now (the demo banner checks its saved ones). */
+  async verifyClientSecret(partnerId: string, secret: string): Promise<boolean> {
+    const [r] = await this.#db.select({ h: partners.clientSecretHash }).from(partners).where(eq(partners.id, partnerId));
+    return verifySecret(secret, r?.h);
   }
 
   async verifyApiKey(partnerId: string, apiKey: string): Promise<boolean> {
