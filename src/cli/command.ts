@@ -25,11 +25,32 @@ export interface Command {
 export function parseCommandArgs(command: Command, argv: string[]) {
   // No database text can hold NUL (and no shell can pass one): refuse it before it reaches a query.
   if (argv.some((a) => a.includes('\u0000'))) throw new UsageError(`arguments cannot contain NUL characters\nusage: payments ${command.usage}`);
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...command.options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\nusage: payments ${command.usage}`);
   }
+  // An argument the command does not take was silently ignored (an operator audit found it).
+  const max = maxPositionals(command.usage);
+  if (parsed.positionals.length > max) throw new UsageError(`unexpected argument "${parsed.positionals[max]}"\nusage: payments ${command.usage}`);
+  return parsed;
+}
+
+/**
+ * How many positional arguments a usage line names: its `<...>` that are not an option's value
+ * (`--name <name>`, `BRAND=<amount>`); one ending in `...` takes any number.
+ */
+export function maxPositionals(usage: string): number {
+  let count = 0;
+  for (const m of usage.matchAll(/<[^>]+>(\.\.\.)?/g)) {
+    const before = usage.slice(0, m.index).trimEnd();
+    const previous = before.split(/\s+/).pop() ?? '';
+    if (/^\[?--/.test(previous) || before.endsWith('=')) continue;
+    if (m[1]) return Infinity;
+    count++;
+  }
+  return count;
 }
 
 export function requiredString(values: Record<string, unknown>, name: string, usage: string): string {

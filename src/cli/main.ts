@@ -50,7 +50,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
   }
   const found = findCommand(argv);
   if (!found) {
-    err(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${help()}`);
+    err(`error: unknown command: ${argv.slice(0, 2).join(' ')}\n\n${help()}`);
     return 2;
   }
   let store: Store | undefined;

@@ -91,7 +91,10 @@ describe('operator CLI', { timeout: 180_000 }, () => {
       [['contract', 'set', clientId, '--group', '1', '--card-rate', 'abc', '--platform-rate', '1', '--max-rate', '2'], /--card-rate must be a percentage/],
       [['contract', 'set', clientId, '--group', '1', '--card-rate', '2', '--platform-rate', '6', '--max-rate', '5'], /must not exceed the maximum/],
       [['partner', 'show', 'not-a-uuid'], /is not a ClientId/],
-      [['frobnicate'], /unknown command/],
+      [['frobnicate'], /^error: unknown command: frobnicate/],
+      // An argument a command does not take, and a --types that is not numbers (operator audit).
+      [['partner', 'show', clientId, 'extra'], /^error: unexpected argument "extra"/],
+      [['processor', 'create', clientId, '--name', 'P', '--types', '1,abc'], /^error: --types takes payment method types 1-10 separated by commas, got "abc"/],
     ];
     for (const [args, message] of cases) {
       const res = await cli(...args);

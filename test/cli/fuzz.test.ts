@@ -249,14 +249,14 @@ function checkContract(argv: string[], res: CliRun, before: Record<string, strin
     expect(res.stdout, show).toMatch(/^usage: payments <command>/);
     return;
   }
-  expect(res.stderr, show).toMatch(/^(error|unknown command): /);
+  expect(res.stderr, show).toMatch(/^error: /);
   // Values the operator typed may carry line breaks of their own: leave them out of the line check.
   let text = res.stderr;
   for (const a of argv.flatMap((a) => [a, a.replace(/^--[^=]*=/s, '')])) if (/[\r\n\u2028\u2029]/.test(a)) text = text.split(a).join('<arg>');
   const [first, ...rest] = text.replace(/\n$/, '').split('\n');
   expect(first!.trim().length, show).toBeGreaterThan(7);
   expect(INTERNAL.test(first!), `internal error passed through\n${show}`).toBe(false);
-  if (!first!.startsWith('unknown command:')) {
+  if (!first!.startsWith('error: unknown command:')) {
     for (const line of rest) {
       expect(line, `unexpected extra line on stderr\n${show}`).toMatch(
         /^(usage: payments |Did you forget to specify the option argument|To specify an option argument starting with a dash|$)/,

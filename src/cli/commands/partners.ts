@@ -101,7 +101,13 @@ export const partnerCommands: Command[] = [
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const name = requiredString(values, 'name', this.usage);
-      const types = typeof values.types === 'string' ? values.types.split(',').map((t) => Number(t.trim())) : undefined;
+      let types: number[] | undefined;
+      if (typeof values.types === 'string') {
+        const texts = values.types.split(',').map((t) => t.trim());
+        const bad = texts.find((t) => !/^\d{1,2}$/.test(t));
+        if (bad !== undefined) throw new UsageError(`--types takes payment method types 1-10 separated by commas, got "${bad}"\nusage: payments ${this.usage}`);
+        types = texts.map(Number);
+      }
       const mkey = typeof values.mkey === 'string' ? values.mkey : undefined;
       const processorId = await (await ctx.services()).partners
         .createProcessor(id, { name, mkey, paymentMethodTypes: types, isDefault: values.default === true ? true : undefined })
