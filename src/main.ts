@@ -72,6 +72,9 @@ async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger
   }
 }
 
+/** The data directory lock while this process holds it: a start that fails releases it on the way out. */
+let heldLock: DataDirLock | undefined;
+
 async function main() {
   let config: Config;
   try {
@@ -88,6 +91,7 @@ async function main() {
   if (!config.databaseUrl) {
     try {
       lock = lockDataDir(config.dataDir, 'server');
+      heldLock = lock;
     } catch (err) {
       if (err instanceof DataDirLockedError) {
         process.stderr.write(`${err.message}\n`);
@@ -142,6 +146,8 @@ async function main() {
 }
 
 main().catch((err) => {
+  // Left held, the next start would take it over only because this process is gone: say what failed and free it now.
+  heldLock?.release();
   process.stderr.write(`The service could not start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,13 @@ describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 18
       lock.release();
     }
     expect((await cli('partner', 'list')).code).toBe(0);
+  });
+
+  it('is released by a server whose start fails (an unreadable TLS file)', async () => {
+    const failed = await runServiceExpectingExit({ DATA_DIR: env.DATA_DIR, TLS_CERT_FILE: '/nonexistent/cert.pem', TLS_KEY_FILE: '/nonexistent/key.pem' });
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/could not start|Configuration error/);
+    expect(existsSync(join(env.DATA_DIR!, 'payments.lock'))).toBe(false);
   });
 
   it('says so when DATA_DIR holds no database yet (a mistyped DATA_DIR would answer from a new, empty one)', async () => {
