@@ -11,8 +11,7 @@ import { dirname } from 'node:path';
  * links it falls back to an exclusive create, then write and sync.
  */
 export function createFileAtomically(path: string, content: string, mode: number): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeSynced(temporary, content, mode);
+  const temporary = syncedTemporary(path, content, mode);
   try {
     linkSync(temporary, path);
   } catch (err) {
@@ -30,8 +29,7 @@ export function createFileAtomically(path: string, content: string, mode: number
  * renamed over it, so a reader sees the old file or the new one, never a torn or empty one.
  */
 export function replaceFileAtomically(path: string, content: string, mode: number): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeSynced(temporary, content, mode);
+  const temporary = syncedTemporary(path, content, mode);
   try {
     renameSync(temporary, path);
   } catch (err) {
@@ -39,6 +37,13 @@ export function replaceFileAtomically(path: string, content: string, mode: numbe
     throw err;
   }
   syncDirectory(dirname(path));
+}
+
+/** A new file beside `path` (same directory, so same filesystem) holding `content`, synced. */
+function syncedTemporary(path: string, content: string, mode: number): string {
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  writeSynced(temporary, content, mode);
+  return temporary;
 }
 
 function writeSynced(path: string, content: string, mode: number): void {
