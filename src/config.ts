@@ -136,9 +136,14 @@ function baseUrl(raw: string): string {
   } catch {
     throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http or https URL, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http or https URL, got "${raw}"`);
-  if (url.search || url.hash) throw new ConfigError(`PUBLIC_BASE_URL must not have a query or fragment, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !/^https?:\/\//i.test(raw)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http or https URL, got "${raw}"`);
+  }
+  if (/[?#\s]/.test(raw) || url.username || url.password) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be a plain base URL (no query, fragment, spaces or credentials), got "${raw}"`);
+  }
+  // Written as the URL parser reads it: links are made by appending paths to it.
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -90,7 +90,9 @@ export function safeError(err: unknown) {
           .replace(/"[^"\n]*"/g, '"[REDACTED]"')
           .replace(/\(([^()\n]*)\)=\(([^()\n]*)\)/g, '($1)=([REDACTED])')
       : text;
-  out.message = clean(typeof out.message === 'string' ? out.message.split('\n')[0] : out.message);
+  // The error's own message: pino's already ends with its causes', which are added once below.
+  const own = err instanceof Error ? err.message : out.message;
+  out.message = clean(typeof own === 'string' ? own.split('\n')[0] : own);
   // A failed query's SQL is in the code, its values must not be logged: what is worth logging is
   // why it failed, the cause's message and code (an operator audit found only the masked SQL).
   if (typeof out.message === 'string' && out.message.startsWith('Failed query:')) out.message = 'Failed query';

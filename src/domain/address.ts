@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { CENT_CURRENCIES } from './currencies.ts';
 
 /**
  * Billing address and contact rules shared by card payments, ACH payments and pay links.
@@ -34,15 +35,6 @@ export function stateProblem(state: string, country: string | undefined): string
 export function countryProblem(country: string): string | undefined {
   return /^[A-Za-z]{2}$/.test(country) ? undefined : 'must be a 2-letter country code';
 }
-
-/**
- * ISO 4217 currencies whose amounts have two decimals: amounts are kept in cents, so a currency
- * of 0 (JPY) or 3 (KWD) decimals would be charged 100 times or a tenth of what was recorded by a
- * processor that reads the amount in that currency's minor units.
- */
-const CENT_CURRENCIES = new Set(
-  Intl.supportedValuesOf('currency').filter((c) => new Intl.NumberFormat('en', { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits === 2),
-);
 
 export function currencyProblem(currency: string): string | undefined {
   if (!/^[A-Za-z]{3}$/.test(currency.trim())) return 'must be a 3-letter currency code (for example USD or CAD)';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileAtomically } from '../atomic-file.ts';
@@ -20,6 +21,15 @@ function alive(pid: number): boolean {
 /** Seconds after which an unreadable lock file is taken to be abandoned. */
 const UNREADABLE_LOCK_SECONDS = 5;
 
+/** The lock file's text; undefined when it is gone or cannot be read (not ours to judge: held). */
+function readable(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 function abandoned(path: string): boolean {
   try {
     return Date.now() - statSync(path).mtimeMs > UNREADABLE_LOCK_SECONDS * 1000;
@@ -38,25 +48,31 @@ export function lockDataDir(dataDir: string, owner: string): DataDirLock {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'payments.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
+    // Ours alone: release() removes the file only while it still holds this nonce, so a process
+    // that took the lock over from us (a take-over race) keeps its own.
+    const nonce = randomBytes(12).toString('base64url');
+    const content = JSON.stringify({ pid: process.pid, owner, since: new Date().toISOString(), nonce });
     try {
-      createFileAtomically(path, JSON.stringify({ pid: process.pid, owner, since: new Date().toISOString() }), 0o600);
+      createFileAtomically(path, content, 0o600);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          rmSync(path, { force: true });
+          if (readable(path) === content) rmSync(path, { force: true });
         },
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       let holder: { pid?: number; owner?: string } = {};
+      const text = readable(path);
+      if (text === undefined) continue; // Gone meanwhile (or unreadable for good: the loop ends held).
       try {
-        holder = JSON.parse(readFileSync(path, 'utf8'));
+        holder = JSON.parse(text);
       } catch {
-        // Lock files appear whole (createFileAtomically): an unreadable one was left by a version
-        // that wrote it in place and was killed before writing. Taken over once it is a few
-        // seconds old (a process of that version could still be between its create and write).
+        // Lock files appear whole (createFileAtomically): one that reads but does not parse was
+        // left by a version that wrote it in place and was killed before writing. Taken over once
+        // it is a few seconds old (a process of that version could still be between its create and write).
         if (abandoned(path)) {
           rmSync(path, { force: true });
           continue;

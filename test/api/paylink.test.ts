@@ -35,7 +35,7 @@ describe('POST /api/paylink', () => {
     expect(loadConfig({ PORT: '9123' }).publicBaseUrl).toBe('http://localhost:9123');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://pay.example/base/' }).publicBaseUrl).toBe('https://pay.example/base');
     // Links are made from it: a value that is not an absolute http(s) URL stops the start (an operator audit found "notaurl" taken).
-    for (const bad of ['notaurl', 'ftp://pay.example', 'https://pay.example/?a=1', '/relative']) {
+    for (const bad of ['notaurl', 'ftp://pay.example', 'https://pay.example/?a=1', '/relative', 'http://x.example/?', 'http:x.example', 'https://u:p@pay.example', 'https://pay.example/a b']) {
       expect(() => loadConfig({ PUBLIC_BASE_URL: bad }), bad).toThrow(ConfigError);
     }
   });

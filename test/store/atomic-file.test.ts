@@ -51,6 +51,15 @@ describe('lockDataDir with an unreadable lock file', () => {
     lock.release();
   });
 
+  it('release removes only its own lock: one another process took over stays', () => {
+    const path = join(dir, 'payments.lock');
+    const lock = lockDataDir(dir, 'test');
+    const theirs = JSON.stringify({ pid: 1, owner: 'another process', nonce: 'theirs' });
+    writeFileSync(path, theirs);
+    lock.release();
+    expect(readFileSync(path, 'utf8')).toBe(theirs);
+  });
+
   it('leaves a fresh one alone: a process of an older version may be about to write it', () => {
     writeFileSync(join(dir, 'payments.lock'), '');
     expect(() => lockDataDir(dir, 'test')).toThrow(DataDirLockedError);

@@ -64,7 +64,7 @@ export const contractCommands: Command[] = [
     summary: 'create or replace the fee schedule of one TransactionSourceGroupId',
     usage:
       'contract set <clientId> --group <1-12> --card-rate <pct> --platform-rate <pct> --max-rate <pct> ' +
-      '[--per-trans <amount>] [--ach-rate <pct>] [--ach-cap <amount>|none] [--card-type-fee BRAND=<amount> ...]',
+      '[--per-trans <amount>] [--ach-rate <pct>] [--ach-cap <amount>|none] [--card-type-fee BRAND=<amount>]...',
     options: {
       group: { type: 'string' },
       'card-rate': { type: 'string' },
