@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import { apiPlugin } from './api/index.ts';
 import { healthRoutes } from './api/health.ts';
 import { registerOpenApi } from './api/openapi.ts';
-import { sendBrokenRules, sendProblem } from './api/problems.ts';
+import { clientErrorResponse, sendBrokenRules, sendProblem } from './api/problems.ts';
 import { ErrorCode } from './domain/error-codes.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
 import { gatewayPlugin } from './gateway/plugin.ts';
@@ -64,6 +65,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+      // A reset connection has nobody to answer.
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      logger.debug({ errorCode: error.code }, 'client error');
+      if (socket.writable) socket.write(clientErrorResponse(error.code));
+      socket.destroy(error);
+    },
     // A URL the router cannot decode (`/api/%`): answered in surface A's shape, or with the pay
     // page's 400 page for a pay link URL, without echoing it.
     frameworkErrors: (_error, request, reply) => {

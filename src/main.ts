@@ -60,8 +60,11 @@ function banner(config: Config, credentials: DemoCredentials | undefined, proces
  */
 async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
+    const usage = await services.tokens.keyUsage();
+    // Nothing sealed yet: a new data directory has no key file until its first token.
+    if (usage.length === 0) return;
     const held = new Set(services.vault.keyIds());
-    const missing = (await services.tokens.keyUsage()).filter((u) => !held.has(u.keyId));
+    const missing = usage.filter((u) => !held.has(u.keyId));
     if (missing.length === 0) return;
     log.warn(
       { keyIds: missing.map((u) => u.keyId), tokens: missing.reduce((n, u) => n + u.tokens, 0) },

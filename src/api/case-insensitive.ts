@@ -66,3 +66,23 @@ export function canonicalize(value: unknown, schema: unknown): unknown {
   const shape = shapeOf(schema as JsonSchema);
   return shape ? apply(value, shape) : value;
 }
+
+/**
+ * The first query parameter given more than once, in any spelling (`Amount=1&amount=2`, or
+ * `Amount=1&Amount=2`, which arrives as an array), among those the schema does not declare as
+ * arrays. ASP.NET Core would bind the first value silently; a payment API names the ambiguity.
+ */
+export function repeatedParameter(query: unknown, schema: unknown): string | undefined {
+  const shape = shapeOf(schema as JsonSchema);
+  if (!shape || shape.kind !== 'object' || !query || typeof query !== 'object') return undefined;
+  const properties = (schema as JsonSchema).properties ?? {};
+  const seen = new Set<string>();
+  for (const [key, value] of Object.entries(query)) {
+    const name = shape.object.names.get(key.toLowerCase()) ?? key;
+    const declared = properties[name]?.type;
+    const takesMany = declared === 'array' || (Array.isArray(declared) && declared.includes('array'));
+    if (seen.has(name) || (Array.isArray(value) && !takesMany)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}

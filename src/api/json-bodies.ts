@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { ValidationError } from '../services/errors.ts';
-import { canonicalize } from './case-insensitive.ts';
+import { canonicalize, repeatedParameter } from './case-insensitive.ts';
 
 /**
  * JSON bodies as ASP.NET Core accepts them: application/json-patch+json, application/json,
@@ -9,9 +9,20 @@ import { canonicalize } from './case-insensitive.ts';
  * omitted (see case-insensitive.ts); query parameter names bind case-insensitively too.
  */
 export function acceptJsonBodies(app: FastifyInstance) {
-  const parse = app.getDefaultJsonParser('error', 'error');
+  const fastifyParse = app.getDefaultJsonParser('error', 'error');
+  // Fastify's parser answers a `__proto__` key (refused: prototype pollution) like broken JSON;
+  // valid JSON that it refused had such a key, and the partner is told so.
+  const parse: typeof fastifyParse = (request, body, done) =>
+    fastifyParse(request, body, (error, value) => {
+      if ((error as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
+        const message = "The request body has a '__proto__' or 'constructor.prototype' key, which is refused (prototype pollution).";
+        return done(new ValidationError([{ code: ErrorCode.InvalidRequest, field: 'body', message }]), undefined);
+      }
+      done(error, value);
+    });
   // Surface A reads JSON only: anything else is 415.
-  app.removeContentTypeParser(['text/plain']);
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
   app.addContentTypeParser('text/json', { parseAs: 'string' }, parse);
   // Matched against the whole header: parameters such as `; charset=utf-8` may follow.
   app.addContentTypeParser(/^application\/[\w.-]+\+json(\s*;.*)?$/i, { parseAs: 'string' }, parse);
@@ -26,9 +37,43 @@ export function acceptJsonBodies(app: FastifyInstance) {
     if (nul) throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: nul, message: `'${nul}' must not contain a NUL character.` }]);
     const schema = request.routeOptions.schema;
     if (!schema) return;
-    if (schema.body && request.body !== undefined) request.body = canonicalize(request.body, schema.body);
-    if (schema.querystring && request.query) request.query = canonicalize(request.query, schema.querystring);
+    if (schema.body && request.body !== undefined) request.body = refuseScalarsForArrays(canonicalize(request.body, schema.body), schema.body as JsonSchema);
+    if (schema.querystring && request.query) {
+      const repeated = repeatedParameter(request.query, schema.querystring);
+      if (repeated) throw new ValidationError([{ code: ErrorCode.InvalidType, field: repeated, message: `'${repeated}' is given more than once.` }]);
+      request.query = canonicalize(request.query, schema.querystring);
+    }
   });
+}
+
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema };
+
+/**
+ * The validator coerces a lone value to a one-item array (query strings need it: `?a=1` and
+ * `?a=1&a=2`), which in a JSON body turned `"Transactions": "x"` into a complaint about
+ * `Transactions[0]`. A JSON body's array must be an array: a scalar where the schema has one is
+ * replaced by an empty object, which the validator reports as "'Transactions' must be an array".
+ */
+function refuseScalarsForArrays(value: unknown, schema: JsonSchema): unknown {
+  if (!value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => refuseScalarsForArrays(v, schema.items!)) : value;
+  if (!schema.properties) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const sub = schema.properties[key];
+    const declaresArray = sub?.type === 'array' || (Array.isArray(sub?.type) && sub.type.includes('array'));
+    out[key] = !sub ? v : declaresArray && v !== null && typeof v !== 'object' ? {} : refuseScalarsForArrays(v, sub);
+  }
+  return out;
+}
+
+function isJson(body: string | Buffer): boolean {
+  try {
+    JSON.parse(body.toString());
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Nesting allowed in a JSON body: far more than any request of the spec needs (3 or 4 levels). */

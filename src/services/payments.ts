@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import { cardBrand, checkExpiry, type CardPaymentMethodTypeId } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { FeeBreakdown } from '../domain/fees.ts';
+import { MAX_CENTS } from '../domain/money.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../domain/payment-status.ts';
 import type { Ids } from '../ids.ts';
@@ -229,6 +230,8 @@ export class PaymentService {
     const quote = await this.#quote(partner, input, paymentMethodTypeId);
     const totalCents = quote.totalPaymentCents + (input.shippingFeeCents ?? 0) + (input.surchargeCents ?? 0);
     if (totalCents <= 0) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to an amount greater than 0');
+    // Each line is within the largest amount; their sum (with ShippingFee and Surcharge) must be too.
+    if (totalCents > MAX_CENTS) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const pending = this.#pendingRow(partner, input, instrument, refs, totalCents);
     const inserted = await this.#insertWithLines(pending, quote.lines, input.lines);

@@ -212,7 +212,10 @@ export class RefundVoidService {
       if (!blank(input.paymentExternalId)) conditions.push(eq(payments.transactionId, input.paymentExternalId!.trim()));
       const [payment] = await tx.select().from(payments).where(and(...conditions)).for('update');
       // Another partner's payment is answered exactly like a payment that does not exist.
-      if (!payment) throw new NotFoundError('No such payment.');
+      if (!payment) {
+        const both = !blank(input.paymentGuid) && !blank(input.paymentExternalId);
+        throw new NotFoundError(both ? 'No payment has both this PaymentGuid and this PaymentExternalId.' : 'No such payment.');
+      }
       if (processorId && payment.processorId !== processorId) {
         throw new ValidationError([{ code: ErrorCode.ProcessorNotOfPayment, field: 'ProcessorGuid', message: "'ProcessorGuid' is not the processor of this payment." }]);
       }

@@ -117,6 +117,13 @@ describe('POST /api/payment', () => {
     expect(res.json().TotalAmount).toBe(30);
   });
 
+  it('charges a payment whose fees exceed its amount: there is no minimum charge', async () => {
+    const res = await pay(card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '0.01' }] }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ Successful: true, TotalAmount: 0.01 });
+    expect(res.json().TransactionFees[0]).toMatchObject({ PaymentAmount: 0.01, PerTransFee: 0.3 });
+  });
+
   it('defaults the currency from the country', async () => {
     expect((await pay(card({ Country: 'CA', Zip: 'K1A 0B1', State: 'ON' }))).json().Currency).toBe('CAD');
     expect((await pay(card({ Country: 'AU', Zip: '2000', State: 'NSW' }))).json().Currency).toBe('AUD');
@@ -337,6 +344,8 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     ['Transactions empty', card({ Transactions: [] }), 'Transactions', /at least 1/],
     ['line group unknown', card({ Transactions: [{ TransactionSourceGroupId: '13', Amount: '1' }] }), 'Transactions[0].TransactionSourceGroupId', /1 to 12/],
     ['line amount zero', card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '0' }] }), 'Transactions[0].Amount', /greater than 0/],
+    ['lines adding up to more than the largest amount', card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '9999999999.99' }, { TransactionSourceGroupId: '1', Amount: '0.01' }] }), 'Transactions', /at most 9999999999.99/],
+    ['ShippingFee taking the total past the largest amount', card({ ShippingFee: '1', Transactions: [{ TransactionSourceGroupId: '1', Amount: '9999999999.99' }] }), 'Transactions', /at most 9999999999.99/],
     ['line amount text', card({ Transactions: [{ TransactionSourceGroupId: '1', Amount: '1e5' }] }), 'Transactions[0].Amount', /amount such as/],
     ['line group 12 for a non-profit', card({ Transactions: [{ TransactionSourceGroupId: '12', Amount: '10' }] }), 'Transactions[0].TransactionSourceGroupId', /must not be 12/],
     ['PaymentMethodTypeId a brand', card({ PaymentMethodTypeId: '3' }), 'PaymentMethodTypeId', /8 \(wallet A\) or 9/],

@@ -270,6 +270,7 @@ describe('finding the payment', () => {
     const b = await makePayment(ctx);
     const mismatch = await adjust(ctx, 'void', { PaymentGuid: a.PaymentGuid, PaymentExternalId: b.TransactionId, Reason: reason });
     expect(mismatch.statusCode).toBe(404);
+    expect(mismatch.json().detail).toBe('No payment has both this PaymentGuid and this PaymentExternalId.');
     const match = await adjust(ctx, 'void', { PaymentGuid: a.PaymentGuid.toUpperCase(), PaymentExternalId: a.TransactionId, Reason: reason });
     expect(match.json()).toMatchObject({ Successful: true, PaymentGuid: a.PaymentGuid });
   });

@@ -1,3 +1,4 @@
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
@@ -62,8 +63,9 @@ describe('values of the wrong JSON type', () => {
   it.each([
     [{ ShippingFee: {} }, 'ShippingFee'],
     [{ Transactions: { a: 1 } }, 'Transactions'],
-    // AJV turns a lone string into a one-item array ("coerce to array"), so the item is named.
-    [{ Transactions: 'x' }, 'Transactions[0]'],
+    // Not a one-item array: the validator's "coerce to array" is for query strings.
+    [{ Transactions: 'x' }, 'Transactions'],
+    [{ Transactions: 5 }, 'Transactions'],
     [{ Transactions: [null] }, 'Transactions[0]'],
     [{ Transactions: [{}] }, 'Transactions[0].TransactionSourceGroupId'],
     [{ Transactions: [{ TransactionSourceGroupId: '1', Amount: {} }] }, 'Transactions[0].Amount'],
@@ -73,6 +75,7 @@ describe('values of the wrong JSON type', () => {
   ])('card payment %j: 400 naming %s', async (overrides, field) => {
     const rules = expectBrokenRules(await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card(overrides) }));
     expect(rules.some((r) => r.Message.startsWith(`'${field}'`)), JSON.stringify(rules)).toBe(true);
+    if (field === 'Transactions') expect(rules.find((r) => r.Message.startsWith("'Transactions'"))!.Message).toBe("'Transactions' must be an array.");
   });
   it.each([
     [{ CheckAccountNumber: {} }, 'CheckAccountNumber'],
@@ -82,6 +85,25 @@ describe('values of the wrong JSON type', () => {
   ])('ACH payment %j: 400 naming %s', async (overrides, field) => {
     const rules = expectBrokenRules(await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/paymentAch', payload: ach(overrides) }));
     expect(rules.some((r) => r.Message.startsWith(`'${field}'`)), JSON.stringify(rules)).toBe(true);
+  });
+});
+
+describe('a query parameter given more than once', () => {
+  it.each([
+    ['Amount=1.00&Amount=2.00&TransactionSourceGroupId=1'],
+    ['amount=1.00&AMOUNT=2.00&TransactionSourceGroupId=1'],
+  ])('%s: 400 naming it, whatever its spelling', async (query) => {
+    const res = await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/fee?${query}` });
+    expect(expectBrokenRules(res)).toEqual([{ ErrorCode: 1004, Message: "'Amount' is given more than once.", LoggerMessage: 'Amount: rule 1004' }]);
+  });
+});
+
+describe('a body with a prototype key', () => {
+  it('is refused with a message that says why (it is valid JSON)', async () => {
+    const payload = JSON.stringify(card()).replace('{', '{"__proto__":{"x":1},');
+    const res = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload, headers: { 'content-type': 'application/json' } });
+    expect(expectBrokenRules(res)).toEqual([{ ErrorCode: 1000, Message: expect.stringMatching(/'__proto__'.*refused/), LoggerMessage: 'body: rule 1000' }]);
+    expect(await count()).toBe(0);
   });
 });
 
@@ -101,5 +123,32 @@ describe('the database backstop', () => {
     expect(isInvalidDatabaseInput({ code: '22021' })).toBe(true);
     expect(isInvalidDatabaseInput({ code: '23505' })).toBe(false);
     expect(isInvalidDatabaseInput(new Error('plain'))).toBe(false);
+  });
+});
+
+describe("requests Node's HTTP parser refuses", () => {
+  /** Sends raw bytes to the app listening on a real port, and reads the answer to the close. */
+  async function raw(bytes: string): Promise<{ head: string; body: string }> {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d) => (data += d));
+    socket.write(bytes);
+    await new Promise((resolve) => socket.on('close', resolve));
+    const [head, body] = data.split('\r\n\r\n');
+    return { head: head!, body: body! };
+  }
+
+  it.each([
+    ['a URL beyond the header limit', `GET /api/CharitySearch?Name=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+    ['bytes that are not HTTP', 'HELLO\r\n\r\n', 400],
+  ])('%s: problem details', async (_name, bytes, status) => {
+    const { head, body } = await raw(bytes);
+    expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}`);
+    expect(head).toMatch(/\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/);
+    expect(JSON.parse(body)).toMatchObject({ status, title: expect.any(String), detail: expect.any(String), traceId: expect.any(String) });
+    // The refused URL is not echoed.
+    expect(body).not.toContain('aaaa');
   });
 });
