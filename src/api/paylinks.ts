@@ -14,7 +14,7 @@ import {
   type PayLinkLineInput,
   payLinkViolations,
 } from '../services/paylinks-rules.ts';
-import { type PaymentResponseWire, paymentToWire, usePaymentResponseSchema } from './payments.ts';
+import { PaymentResponse, type PaymentResponseWire, paymentToWire, usePaymentResponseSchema } from './payments.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
 import { JSON_CONSUMES, Nullable, notFound } from './wire.ts';
@@ -85,9 +85,30 @@ const PayLinkResponse = Type.Object({ PayLinkUrl: Nullable(Type.String({ descrip
 
 type PayLinkBody = Static<typeof PayLinkRequest>;
 
+/** paylinkResult: the payment response, and the recurring profile a recurring line started. */
+const PayLinkResultResponse = Type.Object(
+  {
+    ...PaymentResponse.properties,
+    RecurringProfileGuid: Nullable(
+      Type.String({
+        format: 'uuid',
+        description:
+          'Extension: the recurring profile the link started after this payment (a recurring line), to read, change or cancel it ' +
+          'with /api/recurringProfile; null otherwise (or if the profile could not be created: the payment stands).',
+      }),
+    ),
+  },
+  { title: 'PayLinkResultResponse' },
+);
+
 /** The payment response of a redeemed result; a stored card (WorkflowType 3/4) is a response without a payment. */
-function resultToWire(result: PayLinkResult): PaymentResponseWire {
-  if (result.kind === 'payment') return paymentToWire(result.record);
+function resultToWire(result: PayLinkResult): Static<typeof PayLinkResultResponse> {
+  if (result.kind === 'payment') return { ...paymentToWire(result.record), RecurringProfileGuid: result.recurringProfileId };
+  return { ...storedCardToWire(result), RecurringProfileGuid: null };
+}
+
+/** A stored card (WorkflowType 3/4) as a payment response without a payment. */
+function storedCardToWire(result: Extract<PayLinkResult, { kind: 'token' }>): PaymentResponseWire {
   const t = result.token;
   return {
     Successful: true,
@@ -259,7 +280,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
           'Returns the payment response of the payment the page made. For WorkflowType 3 and 4 (a card stored, nothing paid) the response carries the ' +
           'token (TokenGuid, ExternalCardToken, card fields) with PaymentGuid 00000000-0000-0000-0000-000000000000 and TotalAmount 0.',
         querystring: Type.Object({ ResponseToken: Type.String({ minLength: 1, maxLength: 200, description: 'The responseToken of the redirect.' }) }),
-        response: { 200: Type.Ref('PaymentResponse'), ...notFound },
+        response: { 200: PayLinkResultResponse, ...notFound },
       },
     },
     async (request, reply) => reply.code(200).send(resultToWire(await services.payLinkResults.redeem(request.partner, request.query.ResponseToken))),

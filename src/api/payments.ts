@@ -94,7 +94,7 @@ const AchPaymentRequest = Type.Object(
 );
 
 const str = Nullable(Type.String());
-const PaymentResponse = Type.Object(
+export const PaymentResponse = Type.Object(
   {
     Successful: Type.Boolean({ description: 'true only for an approval.' }),
     Message: str,

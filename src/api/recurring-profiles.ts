@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { BILLING_FREQUENCIES, type BillingFrequency, type CalendarDate, parseBillingFrequency, parseCalendarDate } from '../domain/billing-dates.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../domain/fee-schedule.ts';
-import type { Cents } from '../domain/money.ts';
+import { type Cents, centsToWire } from '../domain/money.ts';
 import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
 import type { RecurringProfileRow, RecurringProfileTerms } from '../services/recurring-profiles.ts';
@@ -100,6 +100,59 @@ const RecurringProfileResponse = Type.Object(
   },
   { title: 'RecurringProfileResponse' },
 );
+
+const STATUS_NAMES = { active: 'Active', suspended: 'Suspended', completed: 'Completed', cancelled: 'Cancelled' } as const;
+
+/** GET /api/recurringProfile (an extension: the spec has no read): the response above and the profile's state. */
+const RecurringProfileDetails = Type.Object(
+  {
+    ...RecurringProfileResponse.properties,
+    Status: Type.Union([Type.Literal('Active'), Type.Literal('Suspended'), Type.Literal('Completed'), Type.Literal('Cancelled')], {
+      description: 'Active (billing), Suspended (failed charges used up its retries; a PUT with a NextBillDate resumes it), Completed (past EndDate), Cancelled.',
+    }),
+    BillingFrequency: Type.String({ examples: ['Monthly'] }),
+    Amount: Type.Number({ description: 'Amount per bill date (with PayFee: what the first charge was).' }),
+    PreFeeAmount: Nullable(Type.Number({ description: 'With PayFee: the amount before fees.' })),
+    PayFee: Type.Boolean(),
+    TransactionSourceGroupId: Type.String(),
+    StartDate: Type.String({ description: 'yyyy-MM-dd' }),
+    EndDate: Nullable(Type.String({ description: 'yyyy-MM-dd' })),
+    NextBillDate: Type.String({ description: 'yyyy-MM-dd: the bill date charged next.' }),
+    NextAttemptDate: Type.String({ description: 'yyyy-MM-dd: when the next charge is tried (after a failure, a retry day; else NextBillDate).' }),
+    FailedAttempts: Type.Integer({ description: 'Failed charges of NextBillDate so far.' }),
+    LastFailure: Nullable(Type.String({ description: 'Why the last charge failed, while NextBillDate is unpaid.' })),
+    LastPaymentGuid: Nullable(Type.String({ format: 'uuid', description: 'The payment of the last charge tried.' })),
+    TokenGuid: Type.String({ format: 'uuid' }),
+    ProcessorGuid: Type.String({ format: 'uuid' }),
+  },
+  { title: 'RecurringProfileDetails' },
+);
+
+const ReadRecurringProfileQuery = Type.Object(
+  { RecurringProfileGuid: Guid({ description: 'The profile to read.' }) },
+  { title: 'ReadRecurringProfileQuery' },
+);
+
+function toDetailsWire(row: RecurringProfileRow): Static<typeof RecurringProfileDetails> {
+  return {
+    ...toWire(row, 'Recurring profile found.'),
+    Status: STATUS_NAMES[row.status],
+    BillingFrequency: row.billingFrequency,
+    Amount: centsToWire(row.amountCents),
+    PreFeeAmount: row.preFeeAmountCents === null ? null : centsToWire(row.preFeeAmountCents),
+    PayFee: row.payFee,
+    TransactionSourceGroupId: String(row.transactionSourceGroupId),
+    StartDate: row.startDate,
+    EndDate: row.endDate,
+    NextBillDate: row.nextBillDate,
+    NextAttemptDate: row.nextAttemptOn,
+    FailedAttempts: row.failedAttempts,
+    LastFailure: row.lastFailure,
+    LastPaymentGuid: row.lastPaymentId,
+    TokenGuid: row.tokenId,
+    ProcessorGuid: row.processorId,
+  };
+}
 
 type CreateWire = Static<typeof CreateRecurringProfileRequest>;
 type UpdateWire = Static<typeof UpdateRecurringProfileRequest>;
@@ -243,6 +296,22 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
       });
       return toWire(row, 'Recurring profile updated.');
     },
+  );
+
+  app.get<{ Querystring: Static<typeof ReadRecurringProfileQuery> }>(
+    '/recurringProfile',
+    {
+      schema: {
+        tags: ['Recurring billing'],
+        summary: 'Read a recurring profile: its terms, status and next bill date (an extension).',
+        description:
+          'The spec creates, changes and cancels profiles; this reads one back, for instance one a pay link started (paylinkResult ' +
+          "gives its RecurringProfileGuid). 404 for an unknown profile or another partner's.",
+        querystring: ReadRecurringProfileQuery,
+        response: { 200: RecurringProfileDetails, ...notFound },
+      },
+    },
+    async (request) => toDetailsWire(await services.recurringProfiles.get(request.partner.id, request.query.RecurringProfileGuid)),
   );
 
   app.delete<{ Querystring: Static<typeof CancelRecurringProfileQuery> }>(

@@ -3,7 +3,7 @@ import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Ids } from '../ids.ts';
 import { sha256 } from '../security/secrets.ts';
 import type { Db } from '../store/database.ts';
-import { payLinkResults } from '../store/schema/index.ts';
+import { payLinkResults, payLinks } from '../store/schema/index.ts';
 import { NotFoundError } from './errors.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import type { PaymentService } from './payments.ts';
@@ -15,7 +15,7 @@ export const RESULT_TOKEN_TTL_MS = 30 * 60_000;
 
 /** What a redeemed responseToken confirms: the link's payment, or the card it stored (WorkflowType 3 and 4). */
 export type PayLinkResult =
-  | { kind: 'payment'; payLinkId: string; record: PaymentRecord }
+  | { kind: 'payment'; payLinkId: string; record: PaymentRecord; recurringProfileId: string | null }
   | { kind: 'token'; payLinkId: string; token: StoredToken; createdAt: Date };
 
 /**
@@ -73,7 +73,12 @@ export class PayLinkResultService {
       )
       .returning();
     if (!row) throw new NotFoundError('No such responseToken: unknown, already used or expired.');
-    if (row.paymentId) return { kind: 'payment', payLinkId: row.payLinkId, record: await this.#payments.get(partner.id, row.paymentId) };
+    if (row.paymentId) {
+      // The profile a recurring line started after this payment (the partner manages it by this guid).
+      const [link] = await this.#db.select({ recurringProfileId: payLinks.recurringProfileId }).from(payLinks).where(eq(payLinks.id, row.payLinkId));
+      const record = await this.#payments.get(partner.id, row.paymentId);
+      return { kind: 'payment', payLinkId: row.payLinkId, record, recurringProfileId: link?.recurringProfileId ?? null };
+    }
     const token = row.tokenId ? await this.#tokens.find(partner.id, row.tokenId) : undefined;
     if (!token) throw new NotFoundError('The card this responseToken confirms has been deleted since.');
     return { kind: 'token', payLinkId: row.payLinkId, token, createdAt: row.createdAt };

@@ -115,6 +115,7 @@ const queryRoutes: QueryRoute[] = [
   { name: 'CharitySearch', method: 'GET', url: '/api/CharitySearch', public: true, query: () => ({ Name: 'red cross', State: 'NY', PageIndex: '1', PageSize: '10', SortColumn: 'NpoName', SortDesc: 'false' }) },
   { name: 'paylinkResult', method: 'GET', url: '/api/paylinkResult', query: () => ({ ResponseToken: 'abc' }) },
   { name: 'cancel paylink', method: 'DELETE', url: '/api/paylink', query: () => ({ PayLinkId: 'nope' }) },
+  { name: 'read recurringProfile', method: 'GET', url: '/api/recurringProfile', query: () => ({ RecurringProfileGuid: profileGuid }) },
   { name: 'cancel recurringProfile', method: 'DELETE', url: '/api/recurringProfile', query: () => ({ RecurringProfileGuid: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }) },
 ];
 

@@ -311,6 +311,8 @@ describe('GET /api/paylinkResult', () => {
     const first = await result(token);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ Successful: true, PaymentGuid: query.get('PaymentGuid'), TranId: query.get('TranId'), TotalAmount: 25, CardNum: '4242' });
+    // No recurring line, no profile.
+    expect(first.json().RecurringProfileGuid).toBeNull();
     await expectDocumented(ctx.app, 'GET', '/api/paylinkResult', first);
 
     const second = await result(token);

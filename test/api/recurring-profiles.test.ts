@@ -312,11 +312,57 @@ describe('DELETE /api/recurringProfile', () => {
   });
 });
 
+describe('GET /api/recurringProfile (an extension: the spec has no read)', () => {
+  const read = (guid: string, partner = ctx.nonProfit) => ctx.as(partner, { method: 'GET', url: `/api/recurringProfile?RecurringProfileGuid=${guid}` });
+
+  it('reads the terms, the state and the next bill date back', async () => {
+    const guid = (await createProfile(ctx, base({ EndDate: '2027-12-31', PayFee: true, PreFeeAmount: '20.00' }))).json().RecurringProfileGuid;
+    const res = await read(guid.toUpperCase());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      Successful: true,
+      Message: 'Recurring profile found.',
+      ProcessorMessage: 'No processor call: nothing was charged.',
+      TransactionId: null,
+      RecurringProfileGuid: guid,
+      RecurringProfileId: expect.any(Number),
+      ResponseCode: 'OK',
+      Status: 'Active',
+      BillingFrequency: 'Monthly',
+      Amount: 25,
+      PreFeeAmount: 20,
+      PayFee: true,
+      TransactionSourceGroupId: '1',
+      StartDate: '2026-11-21',
+      EndDate: '2027-12-31',
+      NextBillDate: '2026-12-21',
+      NextAttemptDate: '2026-12-21',
+      FailedAttempts: 0,
+      LastFailure: null,
+      LastPaymentGuid: null,
+      TokenGuid: token,
+      ProcessorGuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    await expectDocumented(ctx.app, 'GET', '/api/recurringProfile', res);
+    await cancelProfile(ctx, guid);
+    expect((await read(guid)).json()).toMatchObject({ Status: 'Cancelled' });
+  });
+
+  it("answers 404 for an unknown profile and another partner's, 400 for a malformed guid", async () => {
+    const guid = (await createProfile(ctx, base())).json().RecurringProfileGuid;
+    const theirs = await read(guid, ctx.forProfit);
+    expect(theirs.statusCode).toBe(404);
+    await expectDocumented(ctx.app, 'GET', '/api/recurringProfile', theirs);
+    expect((await read('0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a')).statusCode).toBe(404);
+    expect((await read('nope')).statusCode).toBe(400);
+  });
+});
+
 describe('OpenAPI', () => {
-  it('documents the three operations with request and response schemas', async () => {
+  it('documents the four operations with request and response schemas', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const path = doc.paths['/api/recurringProfile'];
-    expect(Object.keys(path).sort()).toEqual(['delete', 'post', 'put']);
+    expect(Object.keys(path).sort()).toEqual(['delete', 'get', 'post', 'put']);
     expect(path.post.requestBody).toBeDefined();
     expect(path.put.requestBody).toBeDefined();
     expect(path.post.responses['201']).toBeDefined();

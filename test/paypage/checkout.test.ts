@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { expectDocumented } from '../helpers/openapi.ts';
 import { ACH, CARD, createLink, csrfOf, encodeForm, openPage, paymentCount, redirectQuery, submit } from './paylink-helpers.ts';
 
 let ctx: TestContext;
@@ -412,6 +413,16 @@ describe('a recurring line', () => {
     });
     expect(Number(row.amount_cents)).toBe(1500);
     expect((await openPage(ctx, id)).html).toContain('Your recurring payment is set up: $15.00 every month.');
+
+    // The partner learns the profile from paylinkResult, reads it back and can cancel it.
+    expect(payment.RecurringProfileGuid).toBe(profileId);
+    const read = await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/recurringProfile?RecurringProfileGuid=${profileId}` });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toMatchObject({ RecurringProfileGuid: profileId, Status: 'Active', BillingFrequency: 'Monthly', Amount: 15, NextBillDate: next, TokenGuid: payment.TokenGuid });
+    await expectDocumented(ctx.app, 'GET', '/api/recurringProfile', read);
+    const cancel = await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/recurringProfile?RecurringProfileGuid=${profileId}` });
+    expect(cancel.statusCode).toBe(200);
+    expect((await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/recurringProfile?RecurringProfileGuid=${profileId}` })).json().Status).toBe('Cancelled');
   });
 
   it('maps Recurring 9 to Semi-Monthly, pays by ACH, and grosses up later charges when the payer covers the fees', async () => {
