@@ -1,6 +1,7 @@
 /**
  * A benchmark server: the real app (same plugins, same store kind) plus probe routes inside
- * surface A: one public, one behind the AccessToken check, one that does a single INSERT. Run as a child process so the load
+ * surface A: one public, one behind the AccessToken check, one that does a single INSERT, one an
+ * INSERT then an UPDATE of that row. Run as a child process so the load
  * generator does not share its event loop. Prints "READY <port> <json>" when listening.
  */
 import { buildApp } from '../../src/app.ts';
@@ -25,6 +26,14 @@ const app = await buildApp({
   extraApiRoutes: (api) => {
     api.get('/probe/open', { config: { public: true } }, async () => ({ ok: true }));
     api.get('/probe/authed', async (request) => ({ ok: true, partner: request.partner.id === partner.ClientId }));
+    // The least a payment must write: its pending row before the processor is asked, then the
+    // processor's answer on it (two statements, two commits). Reported next to the baseline.
+    api.post('/probe/insert-update', async (request, reply) => {
+      const id = cryptoIds.uuid();
+      await store.sql.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [id, request.partner.id, JSON.stringify(request.body ?? {})]);
+      await store.sql.query('UPDATE bench_inserts SET payload = $2 WHERE id = $1', [id, '{"answered":true}']);
+      return reply.code(201).send({ ok: true, id });
+    });
     api.post('/probe/insert', async (request, reply) => {
       const id = cryptoIds.uuid();
       await store.sql.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [id, request.partner.id, JSON.stringify(request.body ?? {})]);
