@@ -158,6 +158,12 @@ describe('POST /api/payment', () => {
     expect(res.json()).toMatchObject({ Successful: true, PaymentMethodTypeId: 8, CardNum: null, CardType: 'Undefined', CVVResponse: null });
   });
 
+  it('takes a wallet B transaction (PaymentMethodTypeId 9)', async () => {
+    const res = await pay(card({ CardNum: undefined, ExpMonth: undefined, ExpYear: undefined, CVNum: undefined, PaymentMethodTypeId: '9', ExternalPaymentData: 'opaque-wallet-blob' }));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ Successful: true, PaymentMethodTypeId: 9, CardNum: null, CardType: 'Undefined' });
+  });
+
   it('tokenizes an approved card and returns the gateway keys', async () => {
     const res = await pay(card({ Tokenize: true, ExternalConstituentId: 'donor-42' }));
     const body = res.json();
@@ -395,6 +401,35 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     expect(rule!.Message).toMatch(message);
     expect(await paymentCount()).toBe(before);
     await expectDocumented(ctx.app, 'POST', '/api/paymentAch', res);
+  });
+
+  it('reports a CardNum over 30 characters once, as too long (not also as a bad number)', async () => {
+    const res = await pay(card({ CardNum: '4'.repeat(31) }));
+    expect(res.statusCode).toBe(400);
+    expect((res.json() as { Message: string }[]).filter((r) => r.Message.startsWith("'CardNum'"))).toEqual([
+      expect.objectContaining({ ErrorCode: 1002, Message: "'CardNum' must be at most 30 characters." }),
+    ]);
+  });
+
+  it('refuses a valid number of a brand that is not accepted (UnionPay) with ErrorCode 3000', async () => {
+    const before = await paymentCount();
+    const res = await pay(card({ CardNum: '6200000000000005' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual([
+      expect.objectContaining({ ErrorCode: 3000, Message: "'CardNum' is not a card we accept (American Express, Mastercard, Visa, Discover, Diners Club or JCB)." }),
+    ]);
+    expect(await paymentCount()).toBe(before);
+  });
+
+  it('checks the CVNum sent with a stored card (token payments: pay links, recurring billing)', () => {
+    // POST /api/payment takes no token; the surfaces that charge a stored card validate it so.
+    const input = { lines: [], email: 'ada@example.org', ipAddress: '203.0.113.9', tokenRef: 'some-token' };
+    expect(ctx.services.payments.validateCard({ ...input, cvNum: '12a' }).violations).toEqual([
+      expect.objectContaining({ code: 1003, field: 'CVNum', message: "'CVNum' must contain only digits." }),
+    ]);
+    expect(ctx.services.payments.validateCard({ ...input, cvNum: '12' }).violations).toEqual([expect.objectContaining({ field: 'CVNum' })]);
+    const ok = ctx.services.payments.validateCard({ ...input, cvNum: '1234' });
+    expect(ok).toEqual({ violations: [], method: { kind: 'token', ref: 'some-token', cvv: '1234', name: undefined } });
   });
 
   it('reports every broken field at once', async () => {

@@ -27,6 +27,7 @@ describe('next bill date: anchors and clamping', () => {
   });
 
   it('steps every month-based frequency by its number of months on the anchor day', () => {
+    expect(nextBillDate('2026-08-31', on('Monthly', 31))).toBe('2026-09-30');
     expect(nextBillDate('2026-08-31', on('Bi-Monthly', 31))).toBe('2026-10-31');
     expect(nextBillDate('2026-11-30', on('Quarterly', 30))).toBe('2027-02-28');
     expect(nextBillDate('2027-02-28', on('Quarterly', 30))).toBe('2027-05-30');
@@ -129,7 +130,7 @@ describe('frequencies and dates', () => {
     for (const text of ['2026-11-1', '21/11/2026', '2026-11-21T00:00:00', '', 'tomorrow']) {
       expect(parseCalendarDate(text), text).toEqual({ ok: false, problem: 'malformed' });
     }
-    for (const text of ['2027-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01']) {
+    for (const text of ['2027-02-29', '2026-02-30', '2026-04-31', '2026-09-31', '2026-06-31', '2026-11-31', '2026-13-01', '2026-00-10', '2026-01-00', '0000-01-01']) {
       expect(parseCalendarDate(text), text).toEqual({ ok: false, problem: 'impossible' });
     }
   });

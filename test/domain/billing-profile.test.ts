@@ -3,6 +3,7 @@ import {
   type BillingPosition,
   afterApproval,
   afterDecline,
+  isPastEnd,
   parseRetryDays,
   profileDateRangeViolations,
   profileDateViolations,
@@ -72,6 +73,19 @@ describe('profile date rules', () => {
     expect(rules({ startDate: '2026-11-21', endDate: '2026-12-01', nextBillDate: '2026-12-21' })).toEqual([[5004, 'NextBillDate']]);
   });
 
+  it('does not call a computed NextBillDate (not sent by the partner) in the past', () => {
+    expect(rules({ startDate: '2026-01-01', endDate: null, nextBillDate: '2026-11-20' }, false)).toEqual([]);
+    expect(rules({ startDate: '2026-01-01', endDate: null, nextBillDate: '2026-11-20' }, false, false)).toEqual([]);
+  });
+
+  it('bills a NextBillDate on EndDate itself', () => {
+    expect(isPastEnd('2026-12-21', '2026-12-21')).toBe(false);
+    expect(isPastEnd('2026-12-22', '2026-12-21')).toBe(true);
+    expect(isPastEnd('9999-12-31', null)).toBe(false);
+    expect(rules({ startDate: '2026-11-21', endDate: '2026-12-21', nextBillDate: '2026-12-21' })).toEqual([]);
+    expect(rules({ startDate: '2026-11-21', endDate: '2026-12-21', nextBillDate: '2026-12-21' }, false, true)).toEqual([]);
+  });
+
   it('refuses a computed first bill date after EndDate on create, and lets an update end the profile instead', () => {
     expect(rules({ startDate: '2026-11-21', endDate: '2026-12-01', nextBillDate: '2026-12-21' }, false, true)).toEqual([[5004, 'EndDate']]);
     expect(rules({ startDate: '2026-11-21', endDate: '2026-12-01', nextBillDate: '2026-12-21' }, false, false)).toEqual([]);
@@ -97,5 +111,14 @@ describe('retry schedule setting', () => {
     expect(parseRetryDays(' 2, 5 ')).toEqual([2, 5]);
     expect(parseRetryDays('none')).toEqual([]);
     for (const bad of ['3,1', '1,1', '0', '1;3', 'x', '400']) expect(parseRetryDays(bad), bad).toBeUndefined();
+  });
+  it('takes at most 10 retries, each at most 365 days after the bill date', () => {
+    const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    expect(parseRetryDays(ten.join(','))).toEqual(ten);
+    expect(parseRetryDays([...ten, 11].join(','))).toBeUndefined();
+    expect(parseRetryDays('1,365')).toEqual([1, 365]);
+    expect(parseRetryDays('365')).toEqual([365]);
+    expect(parseRetryDays('366')).toBeUndefined();
+    expect(parseRetryDays('1,366')).toBeUndefined();
   });
 });

@@ -64,6 +64,7 @@ describe('detectBrand', () => {
     ['2720990000000007', 2, 'Mastercard'],
     ['4242424242424242', 3, 'Visa'],
     ['4000000000000002', 3, 'Visa'],
+    ['4000000000000000006', 3, 'Visa'],
     ['6011111111111117', 4, 'Discover'],
     ['6445644564456445', 4, 'Discover'],
     ['3056930009020004', 5, 'Diners Club'],
@@ -106,6 +107,9 @@ describe('detectBrand', () => {
 describe('checkCardNumber', () => {
   it('normalizes and reports brand and last 4', () => {
     expect(checkCardNumber('4242-4242 4242-4242')).toMatchObject({ ok: true, number: '4242424242424242', last4: '4242', brand: { code: 'VISA' } });
+  });
+  it('accepts a 19-digit Visa number', () => {
+    expect(checkCardNumber('4000000000000000006')).toMatchObject({ ok: true, number: '4000000000000000006', last4: '0006', brand: { code: 'VISA' } });
   });
   it.each([
     [undefined, 'required', 'is required'],
@@ -189,5 +193,11 @@ describe('checkCvv', () => {
   it('is optional unless required', () => {
     expect(checkCvv(undefined, visa)).toBeUndefined();
     expect(checkCvv('', visa, true)).toEqual({ field: 'cvv', kind: 'required', message: 'is required' });
+  });
+  it('takes 3 or 4 digits when the brand is not known (token payments)', () => {
+    expect(checkCvv('123', undefined)).toBeUndefined();
+    expect(checkCvv('1234', undefined)).toBeUndefined();
+    for (const bad of ['12', '12345']) expect(checkCvv(bad, undefined), bad).toEqual({ field: 'cvv', kind: 'length', message: 'must have 3 or 4 digits' });
+    expect(checkCvv('12a', undefined)?.kind).toBe('format');
   });
 });

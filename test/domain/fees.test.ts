@@ -232,6 +232,22 @@ describe('limits', () => {
     expect(b.cardFeeAmountCents).toBe(29_000_000_000); // 28,999,999,999.971 cents
     expect(b.platformCommissionAmountCents).toBe(10_000_000_000);
   });
+  it('allows a covered amount of exactly the largest amount, and refuses one cent more', () => {
+    // Card rate overridden to 0 and no commission: the covered amount is Amount + 0.30, exactly.
+    const noRate: FeeSchedule = { ...zeroCommission, groupId: 1 };
+    const atMax = line({ amountCents: 999_999_999_969, payFee: true, cardProcessingFeeOverride: '0' });
+    expect(one(atMax, noRate).paymentAmountCents).toBe(999_999_999_999);
+    expect(() => one({ ...atMax, amountCents: 999_999_999_970 }, noRate)).toThrow(FeeCalculationError);
+  });
+  it.each(['100', '100.5'])('refuses a schedule card fee rate of %s (rates are below 100)', (rate) => {
+    expect(() => quoteLine({ ...demo, cardFeeRate: rate }, line(), { chargesFlatFees: true })).toThrow(/card fee rate "100(\.5)?" is not a percentage from 0 to below 100/);
+    expect(quoteLine({ ...demo, cardFeeRate: '99.999999' }, line(), { chargesFlatFees: true }).cardFeeRate).toBe('99.999999');
+  });
+  it('refuses a CardProcessingFeeOverride of 100 with a calculation error', () => {
+    expect(() => one(line({ cardProcessingFeeOverride: '100' }))).toThrow(FeeCalculationError);
+    expect(() => one(line({ cardProcessingFeeOverride: '100' }))).toThrow(/below 100/);
+    expect(one(line({ cardProcessingFeeOverride: '99.9999' })).cardFeeRate).toBe('99.9999');
+  });
   it('refuses a schedule whose platform rate exceeds its maximum', () => {
     expect(() => quoteLine({ ...demo, platformCommissionRate: '6' }, line(), { chargesFlatFees: true })).toThrow(/exceeds the maximum/);
   });
@@ -244,6 +260,17 @@ describe('percent arithmetic', () => {
     expect(formatPercent(parsePercent('-1.5')!)).toBe('-1.5');
     expect(parsePercent('1.0000001')).toBeUndefined();
     expect(parsePercent('1e2')).toBeUndefined();
+  });
+  it.each([
+    ['0.000001', 1n],
+    ['2.5000000', 2_500_000n],
+    ['2.9', 2_900_000n],
+    ['100', 100_000_000n],
+  ])('parsePercent(%j) is %s millionths of a percent', (text, units) => {
+    expect(parsePercent(text)).toBe(units);
+  });
+  it.each(['2.', '.5', '', ' 2', '+2', '0.0000001'])('parsePercent(%j) is not a percentage', (text) => {
+    expect(parsePercent(text)).toBeUndefined();
   });
   it('rounds half away from zero', () => {
     expect(percentOf(50, parsePercent('1')!)).toBe(1); // 0.5 cent

@@ -18,7 +18,9 @@ const TABLE: [string, PaymentState, true | RegExp, true | RegExp][] = [
   ['declined', state(R.Failed, S.Rejected), /not approved/, /not approved/],
   ['not processed (duplicate or unreachable processor)', state(R.Failed, S.NotProcessed), /not approved/, /not approved/],
   ['pending', state(R.Pending, S.NotProcessed), /still being processed/, /still being processed/],
+  ['processing', state(R.Processing, S.NotProcessed), /still being processed/, /still being processed/],
   ['voided', state(R.Cancelled, S.Cancelled), /already been voided/, /already been voided/],
+  ['cancelled by its process status only', state(R.Successful, S.Cancelled), /already been voided/, /already been voided/],
   ['refunded (card)', state(R.Refunded, S.Refunded), /already been refunded/, /already been refunded/],
   ['awaiting an ACH refund', state(R.Refunded, S.AwaitingRefund, { method: 'ach' }), /already been refunded/, /already been refunded/],
   ['charged back', state(R.Successful, S.Chargeback), /charged back/, /charged back/],
@@ -84,6 +86,12 @@ describe('fee treatment (docs/fees.md)', () => {
     });
     // Who pays the payer back adds up to what the payer gets.
     expect(t.organizationDebitCents + t.partnerCommissionReversedCents + t.platformCommissionReversedCents + t.tipReversedCents).toBe(t.payerCreditCents);
+  });
+
+  it('counts the ACH fee among the processing fees', () => {
+    const ach = [line({ paymentAmountCents: 10_000, cardFeeRate: '0', achFeeRate: '0.8', achFeeAmountCents: 80, perTransFeeCents: 30, partnerCommissionAmountCents: 400, platformCommissionAmountCents: 100 })];
+    expect(feeTreatment('refund', 10_000, ach)).toMatchObject({ processingFeesCents: 110, processingFeesRetainedCents: 110, organizationDebitCents: 9_500 });
+    expect(feeTreatment('void', 10_000, ach)).toMatchObject({ processingFeesCents: 110, processingFeesReversedCents: 110 });
   });
 
   it('a void moves no money: the hold is released and no fee is collected', () => {

@@ -11,6 +11,10 @@ describe('settlement cut-off', () => {
     expect(parseCutoff('00:00')).toBe(0);
     for (const bad of ['24:00', '2:00', '02:0', '02:60', '02-00', '', '02:00Z', '12:00 PM']) expect(parseCutoff(bad)).toBeUndefined();
     expect(formatCutoff(120)).toBe('02:00');
+    expect(formatCutoff(150)).toBe('02:30');
+    expect(formatCutoff(1439)).toBe('23:59');
+    expect(formatCutoff(0)).toBe('00:00');
+    expect(formatCutoff(parseCutoff('07:05')!)).toBe('07:05');
   });
 
   it('is today’s cut-off once it has passed (or is exactly now), yesterday’s before', () => {

@@ -11,6 +11,7 @@ import {
   createGatewayUser,
   elementOrder,
   envelope11,
+  envelope12,
   formPost,
   login,
   resultOf,
@@ -146,6 +147,18 @@ describe('SOAP 1.2', () => {
     expect(res.body).toContain(`<soap:Envelope xmlns:soap="${SOAP12}"`);
     expect(resultOf(res).code).toBe('OK');
     expect(resultOf(await soap12(ctx, 'GetCheckToken', check(), undefined)).code).toBe('OK');
+  });
+
+  it('takes the media type in any case (Application/SOAP+XML)', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: PATH,
+      headers: { 'content-type': `Application/SOAP+XML; charset=utf-8; action="${NS}/GetToken"` },
+      payload: envelope12('GetToken', card()),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`<soap:Envelope xmlns:soap="${SOAP12}"`);
+    expect(resultOf(res).code).toBe('OK');
   });
 
   it('answers an unknown action with a 1.2 Sender fault', async () => {
