@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeSchedule } from '../../src/domain/fee-schedule.ts';
+import { DEMO_SCHEDULE } from '../helpers/demo-schedule.ts';
 import { formatPercent, parsePercent, percentOf } from '../../src/domain/fee-rates.ts';
 import { type FeeLineInput, FeeCalculationError, grossUp, quoteFees, quoteLine } from '../../src/domain/fees.ts';
 
-/** The demo contract: card 2.9 %, platform 1 %, maximum 5 %, 0.30 per transaction, ACH 0.8 % capped at 5.00. */
-const demo: FeeSchedule = {
-  groupId: 1,
-  cardFeeRate: '2.9',
-  platformCommissionRate: '1',
-  maxCommissionRate: '5',
-  perTransFeeCents: 30,
-  cardTypeFeesCents: {},
-  achFeeRate: '0.8',
-  achFeeCapCents: 500,
-};
+const demo: FeeSchedule = DEMO_SCHEDULE;
 const zeroCommission: FeeSchedule = { ...demo, groupId: 9, platformCommissionRate: '0', maxCommissionRate: '0' };
 const withVisaFee: FeeSchedule = { ...demo, cardTypeFeesCents: { '3': 10, '1': 25 } };
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeeSchedule } from '../../src/domain/fee-schedule.ts';
+import { DEMO_SCHEDULE } from '../helpers/demo-schedule.ts';
 import type { FeeLineInput } from '../../src/domain/fees.ts';
 import type { AuthenticatedPartner } from '../../src/domain/partner.ts';
 import { SCHEDULE_CACHE_MS } from '../../src/services/fees.ts';
@@ -9,16 +10,7 @@ import { type TestContext, createTestContext, seedTestPartner } from '../helpers
 let ctx: TestContext;
 let partner: AuthenticatedPartner;
 
-const schedule = (cardFeeRate: string): FeeSchedule => ({
-  groupId: 1,
-  cardFeeRate,
-  platformCommissionRate: '1',
-  maxCommissionRate: '5',
-  perTransFeeCents: 30,
-  cardTypeFeesCents: {},
-  achFeeRate: '0.8',
-  achFeeCapCents: 500,
-});
+const schedule = (cardFeeRate: string): FeeSchedule => ({ ...DEMO_SCHEDULE, cardFeeRate });
 const line: FeeLineInput = { transactionSourceGroupId: 1, amountCents: 10_000, payFee: false, tipCents: 0, taxCents: 0 };
 
 beforeAll(async () => {
