@@ -12,7 +12,7 @@ type Shape = { kind: 'object'; object: ObjectShape } | { kind: 'array'; items: S
 
 const shapes = new WeakMap<object, Shape | null>();
 
-type JsonSchema = {
+export type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
@@ -79,10 +79,14 @@ export function repeatedParameter(query: unknown, schema: unknown): string | und
   const seen = new Set<string>();
   for (const [key, value] of Object.entries(query)) {
     const name = shape.object.names.get(key.toLowerCase()) ?? key;
-    const declared = properties[name]?.type;
-    const takesMany = declared === 'array' || (Array.isArray(declared) && declared.includes('array'));
-    if (seen.has(name) || (Array.isArray(value) && !takesMany)) return name;
+    if (seen.has(name) || (Array.isArray(value) && !declaresArray(properties[name]))) return name;
     seen.add(name);
   }
   return undefined;
+}
+
+/** Whether the schema (of a property) takes an array. */
+export function declaresArray(schema: JsonSchema | undefined): boolean {
+  const type = schema?.type;
+  return type === 'array' || (Array.isArray(type) && type.includes('array'));
 }

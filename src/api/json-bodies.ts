@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { ValidationError } from '../services/errors.ts';
-import { canonicalize, repeatedParameter } from './case-insensitive.ts';
+import { canonicalize, declaresArray, type JsonSchema, repeatedParameter } from './case-insensitive.ts';
 
 /**
  * JSON bodies as ASP.NET Core accepts them: application/json-patch+json, application/json,
@@ -46,8 +46,6 @@ export function acceptJsonBodies(app: FastifyInstance) {
   });
 }
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema };
-
 /**
  * The validator coerces a lone value to a one-item array (query strings need it: `?a=1` and
  * `?a=1&a=2`), which in a JSON body turned `"Transactions": "x"` into a complaint about
@@ -61,8 +59,7 @@ function refuseScalarsForArrays(value: unknown, schema: JsonSchema): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const sub = schema.properties[key];
-    const declaresArray = sub?.type === 'array' || (Array.isArray(sub?.type) && sub.type.includes('array'));
-    out[key] = !sub ? v : declaresArray && v !== null && typeof v !== 'object' ? {} : refuseScalarsForArrays(v, sub);
+    out[key] = !sub ? v : declaresArray(sub) && v !== null && typeof v !== 'object' ? {} : refuseScalarsForArrays(v, sub);
   }
   return out;
 }
