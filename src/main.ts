@@ -97,8 +97,9 @@ async function main() {
       heldLock = lock;
     } catch (err) {
       if (err instanceof DataDirLockedError) {
+        // 2, as for a configuration error and as the CLI answers: the operator's setup refuses the start.
         process.stderr.write(`${err.message}\n`);
-        process.exit(1);
+        process.exit(2);
       }
       throw err;
     }

@@ -115,7 +115,7 @@ describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 18
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/is in use by process \d+ \(test holding the lock\)/);
       const server = await runServiceExpectingExit({ DATA_DIR: env.DATA_DIR });
-      expect(server.code).toBe(1);
+      expect(server.code).toBe(2);
       expect(server.output).toMatch(/is in use by process/);
     } finally {
       lock.release();
