@@ -44,7 +44,8 @@ const INSERT_COLUMNS = (Object.entries(getTableColumns(payments)) as [keyof Paym
   ([, column]) => column.name !== 'payment_id',
 );
 const COLUMN_BY_KEY = new Map(INSERT_COLUMNS);
-const COLUMN_BY_NAME = new Map(Object.entries(getTableColumns(payments)).map(([key, column]) => [column.name, [key, column as PgColumn] as const]));
+/** Every column of a payments row, by schema key: a row built in memory starts with all of them null. */
+const ALL_COLUMN_KEYS = Object.keys(getTableColumns(payments)) as (keyof PaymentRow)[];
 const UPDATE_SQL = new Map<string, string>();
 /**
  * The payment statements are fixed texts (one per set of updated columns): prepared once per
@@ -53,46 +54,45 @@ const UPDATE_SQL = new Map<string, string>();
 const PREPARED = { prepare: true } as const;
 
 /**
- * The columns a completion returns, named: a prepared statement that returned `*` would fail for
- * good ("cached plan must not change result type") once a migration adds a column to payments
- * while this process runs.
+ * Records the processor's answer on a payment still Pending (or Processing); false when it is no
+ * longer pending (an operator resolved it meanwhile with `payments pending resolve`). Fixed SQL
+ * text per set of columns (built once each): the query builder's cost per statement showed in
+ * the payment benchmark. It returns only the id: the caller knows the rest of the row, and
+ * returning all of it cost about 13 % of the database's and a third of the driver's work for
+ * both writes (docs/decisions.md, "Payments are answered from the row written").
  */
-const RETURNED_COLUMNS = [...COLUMN_BY_NAME.keys()].join(', ');
-
-/**
- * Records the processor's answer on a payment still Pending (or Processing) and returns the whole
- * row; undefined when it is no longer pending (an operator resolved it meanwhile with `payments
- * pending resolve`). Fixed SQL text per set of columns (built once each): the query builder's
- * cost per statement showed in the payment benchmark.
- */
-async function completePayment(sql: SqlClient, id: string, changes: Partial<PaymentInsert>): Promise<PaymentRow | undefined> {
+async function completePayment(sql: SqlClient, id: string, changes: Partial<PaymentInsert>): Promise<boolean> {
   const keys = Object.keys(changes).filter((k) => changes[k as keyof PaymentInsert] !== undefined) as (keyof PaymentInsert)[];
   const signature = keys.join(',');
   let text = UPDATE_SQL.get(signature);
   if (!text) {
     const sets = keys.map((k, i) => `${COLUMN_BY_KEY.get(k)!.name} = $${i + 2}`).join(', ');
-    text = `UPDATE payments SET ${sets} WHERE id = $1 AND payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing}) RETURNING ${RETURNED_COLUMNS}`;
+    text = `UPDATE payments SET ${sets} WHERE id = $1 AND payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing}) RETURNING id`;
     UPDATE_SQL.set(signature, text);
   }
   const params = keys.map((k) => {
     const value = changes[k];
     return value === null ? null : COLUMN_BY_KEY.get(k)!.mapToDriverValue(value);
   });
-  const [row] = await sql.query<Record<string, unknown>>(text, [id, ...params], PREPARED);
-  if (!row) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) {
-    const entry = COLUMN_BY_NAME.get(name);
-    if (!entry) continue;
-    // A SQL date travels as yyyy-MM-dd text (both drivers are told so; a Date here would be a driver default).
-    const driverValue = value instanceof Date && entry[1].columnType === 'PgDateString' ? value.toISOString().slice(0, 10) : value;
-    out[entry[0]] = driverValue === null ? null : entry[1].mapFromDriverValue(driverValue);
+  return (await sql.query(text, [id, ...params], PREPARED)).length > 0;
+}
+
+/**
+ * The stored row of a payment, from what was written: the pending row, then the answer on it.
+ * The database adds only `payment_id` (identity) and has no column defaults on payments;
+ * `test/api/payments.test.ts` compares the two ("answers with the row as stored").
+ */
+function writtenRow(pending: PaymentInsert, paymentId: number, changes: Partial<PaymentInsert>): PaymentRow {
+  const row = Object.fromEntries(ALL_COLUMN_KEYS.map((k) => [k, null])) as Record<string, unknown>;
+  for (const source of [pending, changes]) {
+    for (const [k, v] of Object.entries(source)) if (v !== undefined) row[k] = v;
   }
-  return out as PaymentRow;
+  row.paymentId = paymentId;
+  return row as PaymentRow;
 }
 
 const INSERT_PAYMENT_SQL = `INSERT INTO payments (${INSERT_COLUMNS.map(([, c]) => c.name).join(', ')})
-  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
+  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id, payment_id`;
 
 /** The pending payment and its lines in one statement; the lines travel as one jsonb parameter after the payment's columns. */
 const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
@@ -104,7 +104,7 @@ const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
        amount_cents bigint, tip_cents bigint, tax_cents bigint, pay_fee boolean, commission_rate_override text,
        card_processing_fee_override text, payment_amount_cents bigint, total_fees_cents bigint, fees jsonb)
   RETURNING 1)
-SELECT p.id FROM p`;
+SELECT p.id, p.payment_id FROM p`;
 
 /** How long a process reuses the references it found (a change made with the CLI reaches payments within this). */
 const REFERENCES_CACHE_MS = 10_000;
@@ -234,8 +234,8 @@ export class PaymentService {
     if (totalCents > MAX_CENTS) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const pending = this.#pendingRow(partner, input, instrument, refs, totalCents);
-    const inserted = await this.#insertWithLines(pending, quote.lines, input.lines);
-    if (!inserted) return this.#recordDuplicate(pending, quote.lines, input.lines);
+    const paymentId = await this.#insertWithLines(pending, quote.lines, input.lines);
+    if (paymentId === undefined) return this.#recordDuplicate(pending, quote.lines, input.lines);
 
     const adapter = this.#adapters.get(refs.processor.adapter);
     let sale: SaleResult | undefined;
@@ -245,7 +245,7 @@ export class PaymentService {
       // The adapter's message is not logged: a bank library may quote the card number in it.
       this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, 'processor call failed');
     }
-    return this.#complete(partner, pending, quote.lines, instrument, input, sale, adapter);
+    return this.#complete(partner, pending, paymentId, quote.lines, instrument, input, sale, adapter);
   }
 
   /**
@@ -462,22 +462,22 @@ export class PaymentService {
 
   /**
    * Records the attempt as Pending with its lines, atomically, in one statement (a data-modifying
-   * CTE). Returns false when the duplicate check refuses it: a live payment with this TranId
-   * exists for the integration source.
+   * CTE). Returns its PaymentId, or undefined when the duplicate check refuses it: a live payment
+   * with this TranId exists for the integration source.
    */
-  async #insertWithLines(row: PaymentInsert, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<boolean> {
+  async #insertWithLines(row: PaymentInsert, lines: readonly FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<number | undefined> {
     // The unique indexes a new row can meet are payments_tran_id_once and (a recurring charge)
     // payments_recurring_bill_once: a conflict is a duplicate.
     const params = INSERT_COLUMNS.map(([key, column]) => {
       const value = row[key];
       return value === undefined || value === null ? null : column.mapToDriverValue(value);
     });
-    const inserted = await this.#sql.query(
+    const [inserted] = await this.#sql.query<{ payment_id: number | string }>(
       INSERT_WITH_LINES_SQL,
       [...params, JSON.stringify(this.#lineRows(row.id, lines, inputs))],
       PREPARED,
     );
-    return inserted.length > 0;
+    return inserted ? Number(inserted.payment_id) : undefined;
   }
 
   /** A refused duplicate is recorded too (Failed, NotProcessed, -100): the attempt has a PaymentGuid. */
@@ -520,6 +520,7 @@ export class PaymentService {
   async #complete(
     partner: AuthenticatedPartner,
     pending: PaymentInsert,
+    paymentId: number,
     lines: FeeBreakdown[],
     instrument: Instrument,
     input: PaymentInputCommon,
@@ -555,7 +556,7 @@ export class PaymentService {
         };
     const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
     if (existing) Object.assign(update, tokenColumns(existing));
-    let completed: PaymentRow | undefined;
+    let completed: boolean;
     try {
       // The processor's answer is written first, on its own: nothing after the sale may turn an
       // approved charge into an error for the caller.
@@ -567,7 +568,7 @@ export class PaymentService {
       throw err;
     }
     if (!completed) return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
-    let saved = completed;
+    let saved = writtenRow(pending, paymentId, update);
     if (approved && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
       saved = await this.#storeToken(partner, saved, instrument, input);
     }
