@@ -3,11 +3,14 @@
  * POST /api/payment (approved card, simulator latency 0, 32 connections) against a baseline route
  * that performs one INSERT into the same database, in one run, on PostgreSQL (a throw-away
  * database) and then on PGlite. Targets on PostgreSQL: payment throughput >= 40 % of the
- * baseline's, p99 <= 50 ms, server RSS < 300 MB.
+ * baseline's, p99 <= 50 ms, server RSS < 300 MB. On PostgreSQL it also replays a payment's two
+ * statements and the baseline's INSERT straight against the database (`writesAlone`): the
+ * ceiling the writes set, whatever the service does.
  */
 import { randomUUID } from 'node:crypto';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { type BenchServer, load, startServer } from './lib/harness.ts';
+import { measureWritesAlone } from './lib/payment-writes-alone.ts';
 
 const CONNECTIONS = 32;
 
@@ -65,11 +68,14 @@ async function measure(server: BenchServer, seconds: number) {
 export async function run(options: { seconds: number }) {
   const postgres = await withThrowawayDatabase('payments', async (url) => {
     const server = await startServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: '20', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
+    let measured;
     try {
-      return await measure(server, options.seconds);
+      measured = await measure(server, options.seconds);
     } finally {
       await server.stop();
     }
+    // Not a target: the same writes without HTTP or service code, with the server stopped.
+    return { ...measured, writesAlone: await measureWritesAlone(url, { clients: CONNECTIONS, seconds: options.seconds }) };
   });
   const server = await startServer({ DATABASE_URL: '', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
   let pglite;
