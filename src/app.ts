@@ -72,14 +72,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (socket.writable) socket.write(clientErrorResponse(error.code));
       socket.destroy(error);
     },
-    // A URL the router cannot decode (`/api/%`): answered in surface A's shape, or with the pay
-    // page's 400 page for a pay link URL, without echoing it.
+    // A URL the router cannot decode (`/api/%`, or `/%`, which is what `/api/../%` becomes once
+    // a client resolves the dots): answered with the pay page's 400 page for a pay link URL, and
+    // otherwise as every 400 of the service is (docs/errors.md), without echoing it.
     frameworkErrors: (_error, request, reply) => {
-      if (request.url.toLowerCase().startsWith('/api')) {
-        return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
-      }
       if (/^\/paylink(\/|$)/i.test(request.url)) return payPageBadRequest(reply as FastifyReply, config.frameAncestors);
-      return (reply as FastifyReply).code(400).type('text/plain; charset=utf-8').send('Bad Request');
+      return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
     },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false },

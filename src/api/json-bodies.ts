@@ -33,8 +33,12 @@ export function acceptJsonBodies(app: FastifyInstance) {
       throw new ValidationError([{ code: ErrorCode.InvalidRequest, field: 'body', message: `The request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels.` }]);
     }
     // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, for every route.
-    const nul = [findNul(request.body, 'body'), findNul(request.query, 'query')].find(Boolean);
-    if (nul) throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: nul, message: `'${nul}' must not contain a NUL character.` }]);
+    const unstorable = [findUnstorableText(request.body, 'body'), findUnstorableText(request.query, 'query')].find(Boolean);
+    if (unstorable) {
+      const { path, nul } = unstorable;
+      const message = nul ? `'${path}' must not contain a NUL character.` : `'${path}' must be valid Unicode text (it holds a lone surrogate, such as \\ud800).`;
+      throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: path, message }]);
+    }
     const schema = request.routeOptions.schema;
     if (!schema) return;
     if (schema.body && request.body !== undefined) request.body = refuseScalarsForArrays(canonicalize(request.body, schema.body), schema.body as JsonSchema);
@@ -89,24 +93,29 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * The path of the first string holding U+0000 (`Transactions[0].Amount`), if any. Iterative, in
- * document order: a body of arrays nested thousands deep (well under the 1 MiB limit) must not
- * overflow the call stack (a RangeError would be a 500).
+ * The path of the first string (`Transactions[0].Amount`) that the database cannot store as
+ * given, if any: one holding U+0000, which PostgreSQL text cannot hold, or a lone surrogate
+ * (`"\ud800"` is valid JSON), which it would store as U+FFFD, so that the answer, the record and
+ * a later duplicate check would disagree. Iterative, in document order: a body of arrays nested
+ * thousands deep (well under the 1 MiB limit) must not overflow the call stack (a RangeError
+ * would be a 500).
  */
-function findNul(value: unknown, root: string): string | undefined {
+function findUnstorableText(value: unknown, root: string): { path: string; nul: boolean } | undefined {
+  const bad = (text: string) => (text.includes('\u0000') ? { nul: true } : text.isWellFormed() ? undefined : { nul: false });
   const stack: [unknown, string][] = [[value, '']];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const [v, path] = item;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path || root;
+      const found = bad(v);
+      if (found) return { path: path || root, ...found };
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
     } else if (v && typeof v === 'object') {
       const entries = Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
-        // A NUL in a property name names the object that holds it.
-        stack.push(key.includes('\u0000') ? [key, path] : [child, path ? `${path}.${key}` : key]);
+        // A bad property name names the object that holds it.
+        stack.push(bad(key) ? [key, path] : [child, path ? `${path}.${key}` : key]);
       }
     }
   }

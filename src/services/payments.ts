@@ -80,7 +80,7 @@ async function completePayment(sql: SqlClient, id: string, changes: Partial<Paym
 /**
  * The stored row of a payment, from what was written: the pending row, then the answer on it.
  * The database adds only `payment_id` (identity) and has no column defaults on payments;
- * `test/api/payments.test.ts` compares the two ("answers with the row as stored").
+ * `test/services/payment-row.test.ts` compares the two.
  */
 function writtenRow(pending: PaymentInsert, paymentId: number, changes: Partial<PaymentInsert>): PaymentRow {
   const row = Object.fromEntries(ALL_COLUMN_KEYS.map((k) => [k, null])) as Record<string, unknown>;

@@ -66,7 +66,7 @@ describe('a payment answers with its row as stored', () => {
     ['a declined card', cardPaymentInput(2_500, { cardNum: '4000000000000002', tranId: tranId() })],
     ['a processing error', cardPaymentInput(2_500, { cardNum: '4000000000000119' })],
     ['an approval with AVS street and zip failing', cardPaymentInput(2_500, { cardNum: '4000000000000010', street: '9 Elm', zip: '54321' })],
-    ['an approval that stores a token', cardPaymentInput(2_500, { tokenize: true, externalCustomerId: 'CUST-T' })],
+    ['an approval that stores a token (read back with the token)', cardPaymentInput(2_500, { tokenize: true, externalCustomerId: 'CUST-T' })],
     ['a wallet payment', cardPaymentInput(2_500, { cardNum: undefined, expMonth: undefined, expYear: undefined, paymentMethodTypeId: '8', externalPaymentData: 'opaque' })],
   ])('%s', async (_, input) => {
     await expectAnsweredAsStored(await ctx.services.payments.payCard(auth, input));
@@ -85,7 +85,22 @@ describe('a payment answers with its row as stored', () => {
     await expectAnsweredAsStored(await ctx.services.payments.payCard(auth, { ...cardPaymentInput(1_500), cardNum: undefined, expMonth: undefined, expYear: undefined, tokenRef: first.payment.tokenId! }));
   });
 
-  it('a duplicate refused before the processor', async () => {
+  it('a processor that cannot be reached (no answer: a general error)', async () => {
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale;
+    adapter.sale = async () => {
+      throw new Error('socket hang up');
+    };
+    try {
+      const record = await ctx.services.payments.payCard(auth, cardPaymentInput(2_500, { tranId: tranId() }));
+      expect(record.payment).toMatchObject({ responseCode: '99', successful: false, processorMessage: null });
+      await expectAnsweredAsStored(record);
+    } finally {
+      adapter.sale = sale;
+    }
+  });
+
+  it('a duplicate refused before the processor (read back from the database)', async () => {
     const id = tranId();
     const first = await ctx.services.payments.payCard(auth, cardPaymentInput(1_000, { tranId: id }));
     expect(first.payment.successful).toBe(true);
