@@ -321,7 +321,10 @@ describe('odd SOAP requests', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(cut, spliced, xmlish, random, deep, manyParams, manyAttrs), types, async (payload, type) => {
         const soap = /^(text\/xml|application\/soap\+xml)\s*(;|$)/i.test(type);
-        const malformed = soap && (payload.trim() === '' || XMLValidator.validate(payload) !== true || /<!\s*(DOCTYPE|ENTITY)/i.test(payload));
+        // Judged as it is sent: a lone surrogate of the generated string goes out as U+FFFD (UTF-8),
+        // which can make a well-formed document (`<GetToken \ud800xmlns=...>`: an attribute).
+        const sent = payload.toWellFormed();
+        const malformed = soap && (sent.trim() === '' || XMLValidator.validate(sent) !== true || /<!\s*(DOCTYPE|ENTITY)/i.test(sent));
         await check(
           () => ctx.app.inject({ method: 'POST', url: PATH, headers: { 'content-type': type, SOAPAction: `${NS}/GetToken` }, payload }),
           `${type} ${JSON.stringify(payload.slice(0, 200))}`,
