@@ -32,7 +32,8 @@ export function acceptJsonBodies(app: FastifyInstance) {
     if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
       throw new ValidationError([{ code: ErrorCode.InvalidRequest, field: 'body', message: `The request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels.` }]);
     }
-    // PostgreSQL text cannot hold U+0000: refuse it here, naming the field, for every route.
+    // Text PostgreSQL cannot store as given (U+0000, a lone surrogate): refused here, naming the
+    // field, for every route.
     const unstorable = [findUnstorableText(request.body, 'body'), findUnstorableText(request.query, 'query')].find(Boolean);
     if (unstorable) {
       const { path, nul } = unstorable;
