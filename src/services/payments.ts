@@ -58,7 +58,7 @@ const PREPARED = { prepare: true } as const;
  * longer pending (an operator resolved it meanwhile with `payments pending resolve`). Fixed SQL
  * text per set of columns (built once each): the query builder's cost per statement showed in
  * the payment benchmark. It returns only the id: the caller knows the rest of the row, and
- * returning all of it cost about 13 % of the database's and a third of the driver's work for
+ * returning all of it cost 13-18 % of the database's and a third of the driver's work for
  * both writes (docs/decisions.md, "Payments are answered from the row written").
  */
 async function completePayment(sql: SqlClient, id: string, changes: Partial<PaymentInsert>): Promise<boolean> {
