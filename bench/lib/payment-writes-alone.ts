@@ -5,7 +5,6 @@
  * much of the payment/baseline gap the service could still close and how much is the writes'.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
@@ -83,31 +82,30 @@ export async function measureWritesAlone(url: string, options: { clients: number
   const tranAt = insert.params.indexOf(tranId);
   const transactionAt = update.params.indexOf(payment.transactionId);
   if (idAt < 0 || tranAt < 0 || transactionAt < 0 || update.params[0] !== payment.id) throw new Error('cannot find the ids to vary in the captured statements');
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
-  // An idle connection that is closed (the throw-away database dropped) must not crash the run.
-  pool.on('error', () => {});
-  const named = (text: string) => `writes_alone_${text.length}_${text.slice(0, 12).replace(/\W/g, '')}`;
+  // The service's own PostgreSQL access: the same pool settings and prepared statements.
+  const store = openPostgres(url, 20);
+  const prepared = { prepare: true };
   const writePayment = async () => {
     const id = randomUUID();
     const params = [...insert.params];
     params[idAt] = id;
     params[tranAt] = `writes-${id}`;
     params[params.length - 1] = String(params[params.length - 1]).replaceAll(payment.id, id);
-    await pool.query({ name: named(insert.text), text: insert.text, values: params });
+    await store.sql.query(insert.text, params, prepared);
     const answer = [...update.params];
     answer[0] = id;
     answer[transactionAt] = `writes-${id}`;
-    await pool.query({ name: named(update.text), text: update.text, values: answer });
+    await store.sql.query(update.text, answer, prepared);
   };
   // The baseline route's statement, as bench/lib/serve.ts runs it.
   const writeBaseline = () =>
-    pool.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [randomUUID(), partnerId, '{"n":1}']);
+    store.sql.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [randomUUID(), partnerId, '{"n":1}']);
   try {
     await rate(options.clients, 1, writePayment);
     const baselineInsert = await rate(options.clients, options.seconds, writeBaseline);
     const paymentWrites = await rate(options.clients, options.seconds, writePayment);
     return { clients: options.clients, baselineInsertPerSec: baselineInsert, paymentWritesPerSec: paymentWrites, ratio: Number((paymentWrites / baselineInsert).toFixed(3)) };
   } finally {
-    await pool.end();
+    await store.close();
   }
 }

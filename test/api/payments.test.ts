@@ -4,7 +4,7 @@ import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openPostgres, openStore } from '../../src/store/database.ts';
-import { type TestContext, createTestContext, seedTestPartner } from '../helpers/context.ts';
+import { type TestContext, createTestContext, seedTestPartner, withSimulator } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { type Body, ach } from './refund-void-fixtures.ts';
@@ -182,19 +182,15 @@ describe('POST /api/payment', () => {
   });
 
   it('answers 201 with a general error when the processor cannot be reached, and records it', async () => {
-    const adapter = ctx.services.processorAdapters.get('simulator');
-    const sale = adapter.sale;
-    adapter.sale = async () => {
+    const unreachable = async (): Promise<never> => {
       throw new Error('connection reset by the bank 4242424242424242');
     };
-    try {
+    await withSimulator(ctx.services, { sale: unreachable }, async () => {
       const res = await pay(card());
       expect(res.statusCode).toBe(201);
       expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', PaymentResult: 4, ProcessStatus: 1 });
       expect(ctx.logs.join('')).not.toContain('4242424242424242');
-    } finally {
-      adapter.sale = sale;
-    }
+    });
   });
 
   it('keeps only the spec\'s GwShieldAdditional fields (unknown ones are ignored, not stored)', async () => {

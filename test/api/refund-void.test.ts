@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { type TestContext, createTestContext, withSimulator } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { adjust, adjustmentsOf, makePayment, paymentRow, settleNow } from './refund-void-fixtures.ts';
 
@@ -219,15 +219,11 @@ describe('refused transitions: 200, Successful false, a clear message, nothing c
 describe('processor answers', () => {
   it('records a processor decline, changes nothing, and lets a later request go through', async () => {
     const paid = await makePayment(ctx);
-    const adapter = ctx.services.processorAdapters.get('simulator');
-    const original = adapter.void;
-    adapter.void = async () => ({ approved: false, responseCode: '12', message: 'Void declined', processorMessage: 'Original not found', transactionId: 'SIM000000000000001' });
-    try {
+    const declined = async () => ({ approved: false, responseCode: '12', message: 'Void declined', processorMessage: 'Original not found', transactionId: 'SIM000000000000001' });
+    await withSimulator(ctx.services, { void: declined }, async () => {
       const res = await adjust(ctx, 'void', { PaymentGuid: paid.PaymentGuid, Reason: reason });
       expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '12', Message: 'Void declined', ProcessorMessage: 'Original not found', PaymentResult: 3, ProcessStatus: 2 });
-    } finally {
-      adapter.void = original;
-    }
+    });
     tick();
     expect((await adjust(ctx, 'void', { PaymentGuid: paid.PaymentGuid, Reason: reason })).json()).toMatchObject({ Successful: true, ProcessStatus: 9 });
     const records = await adjustmentsOf(ctx, paid.PaymentGuid);
@@ -238,19 +234,15 @@ describe('processor answers', () => {
     const paid = await makePayment(ctx);
     tick();
     await settleNow(ctx);
-    const adapter = ctx.services.processorAdapters.get('simulator');
-    const original = adapter.refund;
-    adapter.refund = async () => {
+    const unreachable = async (): Promise<never> => {
       throw new Error('socket hang up');
     };
-    try {
+    await withSimulator(ctx.services, { refund: unreachable }, async () => {
       const res = await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', TransactionId: null, PaymentResult: 3, ProcessStatus: 4 });
       expect(res.json().Message).toMatch(/could not be reached/);
-    } finally {
-      adapter.refund = original;
-    }
+    });
     expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ pending_adjustment_id: null, process_status: 4 });
     tick();
     expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason })).json()).toMatchObject({ Successful: true, ProcessStatus: 8 });

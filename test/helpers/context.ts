@@ -6,6 +6,7 @@ import { type Config, testConfig } from '../../src/config.ts';
 import { createDemoPartner } from '../../src/demo/seed.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
+import type { ProcessorAdapter } from '../../src/processors/processor.ts';
 import type { CardPaymentInput } from '../../src/services/payment-input.ts';
 import type { Store } from '../../src/store/database.ts';
 import { freshStore } from './store.ts';
@@ -106,4 +107,19 @@ export function cardPaymentInput(amountCents: number, overrides: Partial<CardPay
     lines: [{ transactionSourceGroupId: 1, amountCents, payFee: false, tipCents: 0, taxCents: 0 }],
     ...overrides,
   };
+}
+
+/**
+ * Runs `fn` while the simulator answers with `overrides` (a decline, a throw), then puts the
+ * simulator's own methods back, whatever `fn` did.
+ */
+export async function withSimulator<T>(services: Services, overrides: Partial<Pick<ProcessorAdapter, 'sale' | 'void' | 'refund' | 'settle'>>, fn: () => Promise<T>): Promise<T> {
+  const adapter = services.processorAdapters.get('simulator') as ProcessorAdapter & Record<string, unknown>;
+  const originals = Object.fromEntries(Object.keys(overrides).map((k) => [k, adapter[k]]));
+  Object.assign(adapter, overrides);
+  try {
+    return await fn();
+  } finally {
+    Object.assign(adapter, originals);
+  }
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthenticatedPartner } from '../../src/domain/partner.ts';
 import type { AchPaymentInput, CardPaymentInput } from '../../src/services/payment-input.ts';
-import { cardPaymentInput, createTestContext, type TestContext } from '../helpers/context.ts';
+import { cardPaymentInput, createTestContext, type TestContext, withSimulator } from '../helpers/context.ts';
 
 /**
  * A payment is answered from the row it wrote (pending row, then the processor's answer), not
@@ -86,18 +86,14 @@ describe('a payment answers with its row as stored', () => {
   });
 
   it('a processor that cannot be reached (no answer: a general error)', async () => {
-    const adapter = ctx.services.processorAdapters.get('simulator');
-    const sale = adapter.sale;
-    adapter.sale = async () => {
+    const unreachable = async (): Promise<never> => {
       throw new Error('socket hang up');
     };
-    try {
+    await withSimulator(ctx.services, { sale: unreachable }, async () => {
       const record = await ctx.services.payments.payCard(auth, cardPaymentInput(2_500, { tranId: tranId() }));
       expect(record.payment).toMatchObject({ responseCode: '99', successful: false, processorMessage: null });
       await expectAnsweredAsStored(record);
-    } finally {
-      adapter.sale = sale;
-    }
+    });
   });
 
   it('a duplicate refused before the processor (read back from the database)', async () => {
