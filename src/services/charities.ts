@@ -8,8 +8,8 @@ import {
 } from '../domain/charities/search-criteria.ts';
 import { TrigramQuery } from '../domain/charities/trigram-similarity.ts';
 import type { SqlClient, Store } from '../store/database.ts';
-import { type NameCondition, planNameSearch } from './charity-name-plan.ts';
-import { CharityNameStatistics } from './charity-name-statistics.ts';
+import { type NameCondition, planNameSearch, searchBeginningFirst } from './charity-name-plan.ts';
+import { CharityNameStatistics, type NameStatistics } from './charity-name-statistics.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 
 /** One search result, in the service's own terms. */
@@ -51,6 +51,12 @@ const MAX_SIMILAR_WORDS = 8;
  * a short prefix ("church", "nati") as cheap as a precise name.
  */
 export const MAX_NAME_MATCHES = 200;
+/**
+ * Names read, at most, when a name search looks first among the names beginning with the query:
+ * if these hold fewer than MAX_NAME_MATCHES + 1 matches, the search goes on through the name-word
+ * index, having spent little.
+ */
+const BEGINNING_ROWS = 1_000;
 /**
  * EIN lookups and the word lookups of a name search are prepared (fixed texts, or a few shapes):
  * planning cost more than running them. A name search's main query is not: its shape varies
@@ -134,12 +140,14 @@ export class CharityService {
   /** Query word -> the known words most similar to it, as last looked up. */
   readonly #similar: LRUCache<string, string[]>;
   readonly #plan: typeof planNameSearch;
+  readonly #beginningFirst: typeof searchBeginningFirst;
 
-  /** `plan` is for tests (every plan must find the same charities). */
-  constructor(store: Store, options: { clock?: Clock; plan?: typeof planNameSearch } = {}) {
+  /** `plan` and `beginningFirst` are for tests (every plan must find the same charities). */
+  constructor(store: Store, options: { clock?: Clock; plan?: typeof planNameSearch; beginningFirst?: typeof searchBeginningFirst } = {}) {
     this.#sql = store.sql;
     this.#statistics = new CharityNameStatistics(store.sql);
     this.#plan = options.plan ?? planNameSearch;
+    this.#beginningFirst = options.beginningFirst ?? searchBeginningFirst;
     const clock = options.clock ?? systemClock;
     // ttlResolution 0: the time is read from the clock on every look-up (the cache would keep it a millisecond).
     const cache = { max: VOCABULARY_CACHE_WORDS, ttl: VOCABULARY_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
@@ -259,14 +267,12 @@ export class CharityService {
   async #runName(criteria: CharitySearchCriteria, matches: WordMatches[]): Promise<CharitySearchPage> {
     const conditions = this.#conditions(matches);
     if (conditions === null) return emptyPage(criteria);
-    const plan = this.#plan(conditions, await this.#statistics.get());
-    let indexed: Set<number>;
-    if (!plan.scan) indexed = plan.indexed;
-    else if (criteria.registry === 'IRS') indexed = new Set();
-    // The statistics are the whole directory's, 95 % US names: words common there can be rare in
-    // the Canadian registry, which reading in storage order could then read through.
-    else indexed = new Set(conditions.keys());
-    const found = await this.#nameCandidates(criteria, conditions, indexed);
+    const statistics = await this.#statistics.get();
+    // A City, State or EIN narrows the search through its own index; a range of names would be
+    // read past the rows those criteria refuse.
+    const nameOnly = !criteria.cityKey && !criteria.state && !criteria.taxId;
+    const beginning = nameOnly && this.#beginningFirst(conditions, statistics) ? await this.#namesBeginningWith(criteria, conditions) : null;
+    const found = beginning ?? (await this.#nameCandidates(criteria, conditions, this.#indexed(criteria, conditions, statistics)));
     const total = Math.min(found.length, MAX_NAME_MATCHES);
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
     // A name search's pages end with its MAX_NAME_MATCHES best matches.
@@ -279,6 +285,41 @@ export class CharityService {
       pageSize: criteria.pageSize,
       results: ranked.slice(offsetRows, Math.max(offsetRows, end)).map(toSummary),
     };
+  }
+
+  /** Which conditions the name-word index answers (none: the directory is read in storage order). */
+  #indexed(criteria: CharitySearchCriteria, conditions: NameCondition[], statistics: NameStatistics): Set<number> {
+    const plan = this.#plan(conditions, statistics);
+    if (!plan.scan) return plan.indexed;
+    if (criteria.registry === 'IRS') return new Set();
+    // The statistics are the whole directory's, 95 % US names: words common there can be rare in
+    // the Canadian registry, which reading in storage order could then read through.
+    return new Set(conditions.keys());
+  }
+
+  /**
+   * The first MAX_NAME_MATCHES + 1 charities, in name order, whose name begins with the query as
+   * typed and has every condition (a name beginning "national associ" can still fail one: a word
+   * of two letters, or a prefix of too many words, must be a whole word); null when the first
+   * BEGINNING_ROWS such names hold fewer. Sorted when the search asks for a sort. Names are read
+   * in the order of the btree on (registry, search_name): equal names in the order of their row
+   * addresses, the same on every request while the rows are unchanged. The whole-name match, if
+   * any, sorts first, so it is always among them. For a search on the name alone.
+   */
+  async #namesBeginningWith(criteria: CharitySearchCriteria, conditions: NameCondition[]): Promise<RankedRow[] | null> {
+    const { where, params, param } = this.#filter(criteria);
+    const text = criteria.name!.text;
+    where.push(`c.search_name >= ${param(text)}`, `c.search_name < ${param(prefixEnd(text))}`);
+    const checked = conditions.map(({ patterns }) => `(' ' || c.search_name || ' ') LIKE ANY (${param(patterns)}::text[])`);
+    const order = criteria.sort ? ` ORDER BY ${this.#explicitOrder(criteria.sort)}` : '';
+    const rows = await this.#sql.query<RankedRow>(
+      `SELECT ${RESULT_COLUMNS}, c.search_name, c.registry_number
+       FROM (SELECT * FROM (SELECT * FROM charities c WHERE ${where.join(' AND ')} ORDER BY c.registry, c.search_name LIMIT ${BEGINNING_ROWS}) c
+             WHERE ${checked.join(' AND ')} LIMIT ${MAX_NAME_MATCHES + 1}) c
+       ${PARENT_JOIN}${order}`,
+      params,
+    );
+    return rows.length > MAX_NAME_MATCHES ? rows : null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMON_SHARE, MAX_ROWS_TO_CHECK, SCAN_SHARE, planNameSearch } from '../../src/services/charity-name-plan.ts';
+import { BEGINNING_FIRST_MATCHES, COMMON_SHARE, MAX_ROWS_TO_CHECK, SCAN_SHARE, planNameSearch, searchBeginningFirst } from '../../src/services/charity-name-plan.ts';
 import { NO_STATISTICS, type NameStatistics } from '../../src/services/charity-name-statistics.ts';
 
 const cond = (...words: string[]) => ({ words, patterns: words.map((w) => `% ${w} %`) });
@@ -52,5 +52,26 @@ describe('planNameSearch', () => {
     expect(0.004).toBeLessThan(COMMON_SHARE);
     // hospital leaves 7,600 rows; church then leaves 281: both indexed, "inc" checked.
     expect(planNameSearch([cond('church'), cond('hospital'), cond('inc')], national)).toEqual({ scan: false, indexed: new Set([1, 0]) });
+  });
+});
+
+describe('searchBeginningFirst', () => {
+  it('looks first among the names beginning with the query when its words are estimated to match many', () => {
+    // "foundation for": 1.9 M x 0.1 x 0.076 ("the" standing in for a common prefix) = 14,440.
+    expect(searchBeginningFirst([cond('foundation'), cond('the')], national)).toBe(true);
+    expect(searchBeginningFirst([cond('church')], national)).toBe(true);
+  });
+
+  it('goes straight to the index when the words are rare (its round trip would be wasted)', () => {
+    // hospital and church: 1.9 M x 0.004 x 0.037 = 281 < BEGINNING_FIRST_MATCHES.
+    expect(1_900_000 * 0.004 * 0.037).toBeLessThan(BEGINNING_FIRST_MATCHES);
+    expect(searchBeginningFirst([cond('church'), cond('hospital')], national)).toBe(false);
+    // A word outside the common ones counts as half as common as the rarest of them.
+    expect(searchBeginningFirst([cond('monticello')], national)).toBe(true);
+    expect(searchBeginningFirst([cond('monticello'), cond('inc')], national)).toBe(false);
+  });
+
+  it('never without statistics (an empty or new directory)', () => {
+    expect(searchBeginningFirst([cond('inc')], NO_STATISTICS)).toBe(false);
   });
 });

@@ -35,7 +35,9 @@ function queries(): string[] {
       name.replace(longest, longest.slice(0, 2) + longest.slice(3)),
     ];
   });
-  return [...typed, 'st', 'of the', 'inc', 'amer', 'foundation for', 'amercan red cross', 'a b c', 'vermont'].filter((q) => /[a-z0-9]/i.test(q));
+  // More than 200 names begin with "aarp" and with "phi beta kappa society" in the shipped files.
+  const common = ['st', 'of the', 'inc', 'amer', 'foundation for', 'amercan red cross', 'a b c', 'vermont', 'aarp', 'beta sigma', 'phi beta kappa society', 'phi be', 'phi b'];
+  return [...typed, ...common].filter((q) => /[a-z0-9]/i.test(q));
 }
 
 const plans: Record<string, (conditions: { words: string[] }[]) => NamePlan> = {
@@ -54,7 +56,10 @@ afterAll(async () => ctx?.close());
 describe('name search plans', () => {
   it('all find the same charities', async () => {
     const reference = new CharityService(ctx.store, { plan: plans['every condition through the index']! });
-    const others = Object.entries(plans).map(([name, plan]) => [name, new CharityService(ctx.store, { plan })] as const);
+    const others = [
+      ...Object.entries(plans).map(([name, plan]) => [name, new CharityService(ctx.store, { plan })] as const),
+      ['the names beginning with the query first', new CharityService(ctx.store, { beginningFirst: () => true })] as const,
+    ];
     let compared = 0;
     for (const Name of queries()) {
       const expected = await reference.search({ Name, PageSize: 100 }).catch((e: Error) => e.name);
@@ -63,6 +68,11 @@ describe('name search plans', () => {
         if (typeof expected !== 'string' && typeof actual !== 'string' && expected.total >= 200) {
           // 201 or more matches: each plan ranks the first 201 it finds, not necessarily the same ones.
           expect(actual.total, `${plan}: ${Name}`).toBe(200);
+          // ... but only charities that match: each found again by the reference with its EIN.
+          for (const found of actual.results.slice(0, 5)) {
+            const again = await reference.search({ Name, EIN: found.ein });
+            expect(again.results.map((r) => r.id), `${plan}: ${Name}`).toContain(found.id);
+          }
         } else {
           expect(actual, `${plan}: ${Name}`).toEqual(expected);
         }
@@ -71,6 +81,36 @@ describe('name search plans', () => {
     }
     expect(compared).toBeGreaterThan(400);
   }, 180_000);
+
+  it('lists the whole-name match first when it looks among the names beginning with the query', async () => {
+    const service = new CharityService(ctx.store, { beginningFirst: () => true });
+    const page = await service.search({ Name: 'Phi Beta Kappa Society', PageSize: 100 });
+    expect(page.total).toBe(200);
+    expect(page.results[0]!.name).toBe('PHI BETA KAPPA SOCIETY');
+    // All 201 came from the names beginning with the query (more than 200 do).
+    expect(page.results.every((r) => r.name.startsWith('PHI BETA KAPPA SOCIETY'))).toBe(true);
+    // Sorted on request, as any name search.
+    const sorted = await service.search({ Name: 'phi beta kappa society', SortColumn: 'EIN', PageSize: 100 });
+    const eins = sorted.results.map((r) => r.ein);
+    expect(eins).toEqual([...eins].sort());
+    expect(sorted.results.every((r) => r.name.startsWith('PHI BETA KAPPA SOCIETY'))).toBe(true);
+  });
+
+  it('looks beyond the names beginning with the query when fewer than 201 of them match', async () => {
+    // No shipped name begins with "beta sigma"; "PHI BETA SIGMA ..." names have both words.
+    const beginningFirst = new CharityService(ctx.store, { beginningFirst: () => true });
+    const indexOnly = new CharityService(ctx.store, { beginningFirst: () => false });
+    const page = await beginningFirst.search({ Name: 'beta sigma', PageSize: 100 });
+    expect(page).toEqual(await indexOnly.search({ Name: 'beta sigma', PageSize: 100 }));
+    expect(page.total).toBeGreaterThan(0);
+    // With a State (City, EIN), that criterion's index narrows the search instead.
+    const inDc = { Name: 'phi beta kappa society', State: 'DC', PageSize: 100 };
+    expect(await beginningFirst.search(inDc)).toEqual(await indexOnly.search(inDc));
+    // "phi b": more than 200 names begin with it, but "b" must be a whole word.
+    expect(await beginningFirst.search({ Name: 'phi b', PageSize: 100 }).catch((e: Error) => e.name)).toEqual(
+      await indexOnly.search({ Name: 'phi b', PageSize: 100 }).catch((e: Error) => e.name),
+    );
+  });
 
   it('reads the name index statistics ANALYZE keeps (after an import) on this store', async () => {
     const statistics = await new CharityNameStatistics(ctx.store.sql).get();
