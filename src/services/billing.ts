@@ -7,6 +7,7 @@ import type { AuthenticatedPartner, PartnerKind } from '../domain/partner.ts';
 import { PaymentResult, ResponseCode } from '../domain/payment-status.ts';
 import type { Ids } from '../ids.ts';
 import type { Store } from '../store/database.ts';
+import { VaultError } from '../vault/keys.ts';
 import { partners, paymentTokens, payments, recurringProfiles } from '../store/schema/index.ts';
 import { billingChargeInput } from './billing-charge.ts';
 import { ValidationError } from './errors.ts';
@@ -223,7 +224,10 @@ export class BillingService {
     } catch (err) {
       // The lease stays: it expires, and the next run reconciles whatever happened.
       outcome = 'error';
-      this.#log?.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id }, 'billing a recurring profile failed');
+      // A VaultError's message holds no secret and tells the operator which key is missing.
+      const vault = err instanceof VaultError ? { vaultError: err.message } : {};
+      this.#log?.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id, ...vault }, 'billing a recurring profile failed');
+      if (err instanceof VaultError) await this.#noteUnreadableToken(item.profile, workerId);
     }
     switch (outcome) {
       case 'approved':
@@ -334,6 +338,21 @@ export class BillingService {
       if (declined) return { kind: 'declined', paymentId: declined.id, message: declined.message ?? 'Declined' };
     }
     return { kind: 'none' };
+  }
+
+  /**
+   * The stored card or account could not be read (a vault key missing from this process's
+   * configuration, or a damaged ciphertext): nothing was sent to the processor. Not a failed
+   * attempt of the payer's (the retry schedule and suspension stay as they are), but the profile
+   * says why it is not billed; the lease stays, so the next run after it lapses tries again. The
+   * vault's own message, which names keys, goes to the operator's log only.
+   */
+  async #noteUnreadableToken(p: RecurringProfileRow, workerId: string): Promise<void> {
+    await this.#store.db
+      .update(recurringProfiles)
+      .set({ lastFailure: `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.` })
+      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)))
+      .catch(() => {});
   }
 
   /**

@@ -303,6 +303,28 @@ describe('exactly once across crashes and reruns', () => {
     await cancelAll();
   });
 
+  it('a stored card the vault cannot read: no charge, no failed attempt, LastFailure says why; the next run after the lease tries again', async () => {
+    const card = await cardToken(ctx, ctx.nonProfit);
+    const guid = await profile({ TokenGuid: card.id });
+    // As if the key that sealed it were missing from this process's configuration.
+    const [{ sealed }] = (await ctx.store.sql.query<{ sealed: string }>('SELECT secret_ciphertext AS sealed FROM payment_tokens WHERE id = $1', [card.id])) as [{ sealed: string }];
+    const parts = sealed.split(':');
+    await ctx.store.sql.query('UPDATE payment_tokens SET secret_ciphertext = $2 WHERE id = $1', [card.id, [parts[0], 'missingkey', ...parts.slice(2)].join(':')]);
+    at('2026-12-21');
+    expect(await run()).toMatchObject({ claimed: 1, approved: 0, declined: 0, errors: 1 });
+    expect(await profilePayments(ctx, guid)).toEqual([]);
+    const row = await profileRow(ctx, guid);
+    expect(row).toMatchObject({ next_bill_date: '2026-12-21', failed_attempts: 0, status: 'active', lease_owner: expect.any(String) });
+    expect(row.last_failure).toBe('The stored payment method could not be read for bill date 2026-12-21; the charge was not attempted and will be retried.');
+
+    // The key is back (the sealed number restored) once the lease lapses: charged, LastFailure cleared.
+    await ctx.store.sql.query('UPDATE payment_tokens SET secret_ciphertext = $2 WHERE id = $1', [card.id, sealed]);
+    ctx.clock.advance(DEFAULT_LEASE_MS + 1000);
+    expect(await run()).toMatchObject({ claimed: 1, approved: 1, errors: 0 });
+    expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2027-01-21', last_failure: null, lease_owner: null });
+    await cancelAll();
+  });
+
   it('never charges again a bill date whose payment is still pending (outcome unknown): it waits for an operator', async () => {
     const card = await cardToken(ctx, ctx.nonProfit);
     const guid = await profile({ TokenGuid: card.id });
