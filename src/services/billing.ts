@@ -352,7 +352,7 @@ export class BillingService {
       .update(recurringProfiles)
       .set({ lastFailure: `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.` })
       .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)))
-      .catch(() => {});
+      .catch((err: unknown) => this.#log?.warn({ errorName: (err as Error)?.name, profileGuid: p.id }, 'could not record the unreadable payment method'));
   }
 
   /**

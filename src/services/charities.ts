@@ -118,6 +118,11 @@ interface WordMatches {
   similar: string[];
 }
 
+/** Whether the query word matches the words it begins (or else only whole words). */
+function matchesAsPrefix(m: WordMatches): boolean {
+  return !m.broad && [...m.word].length >= MIN_PREFIX_LENGTH && m.prefixed.length > 0;
+}
+
 /** The first string after every string that begins with `prefix` (in code point order). */
 function prefixEnd(prefix: string): string {
   const chars = [...prefix];
@@ -230,7 +235,7 @@ export class CharityService {
       if (words.length === 0) return null;
       // The same condition as LIKE patterns on ' ' || search_name || ' ', for checking rows one by
       // one: a word beginning with the query word, or one of the words exactly.
-      const prefix = !m.broad && [...m.word].length >= MIN_PREFIX_LENGTH && m.prefixed.length > 0;
+      const prefix = matchesAsPrefix(m);
       const exact = prefix ? m.similar : words;
       conditions.push({ words, patterns: [...(prefix ? [`% ${m.word}%`] : []), ...exact.map((w) => `% ${w} %`)] });
     }
@@ -271,7 +276,8 @@ export class CharityService {
     // A City, State or EIN narrows the search through its own index; a range of names would be
     // read past the rows those criteria refuse.
     const nameOnly = !criteria.cityKey && !criteria.state && !criteria.taxId;
-    const beginning = nameOnly && this.#beginningFirst(conditions, statistics) ? await this.#namesBeginningWith(criteria, conditions) : null;
+    const beginning =
+      nameOnly && this.#beginningFirst(conditions, statistics) ? await this.#namesBeginningWith(criteria, conditions, matchesAsPrefix(matches.at(-1)!)) : null;
     const found = beginning ?? (await this.#nameCandidates(criteria, conditions, this.#indexed(criteria, conditions, statistics)));
     const total = Math.min(found.length, MAX_NAME_MATCHES);
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
@@ -305,11 +311,15 @@ export class CharityService {
    * in the order of the btree on (registry, search_name): equal names in the order of their row
    * addresses, the same on every request while the rows are unchanged. The whole-name match, if
    * any, sorts first, so it is always among them. For a search on the name alone.
+   * `lastIsPrefix`: the query's last word matches the words it begins; when it must be a whole
+   * word ("phi b", or a prefix of too many words), only names continuing with a space are read.
    */
-  async #namesBeginningWith(criteria: CharitySearchCriteria, conditions: NameCondition[]): Promise<RankedRow[] | null> {
+  async #namesBeginningWith(criteria: CharitySearchCriteria, conditions: NameCondition[], lastIsPrefix: boolean): Promise<RankedRow[] | null> {
     const { where, params, param } = this.#filter(criteria);
     const text = criteria.name!.text;
-    where.push(`c.search_name >= ${param(text)}`, `c.search_name < ${param(prefixEnd(text))}`);
+    // [text, text + '!') holds text itself and text + ' ' + anything: a normalized name has no
+    // character below '!' but the space.
+    where.push(`c.search_name >= ${param(text)}`, `c.search_name < ${param(lastIsPrefix ? prefixEnd(text) : `${text}!`)}`);
     const checked = conditions.map(({ patterns }) => `(' ' || c.search_name || ' ') LIKE ANY (${param(patterns)}::text[])`);
     const order = criteria.sort ? ` ORDER BY ${this.#explicitOrder(criteria.sort)}` : '';
     const rows = await this.#sql.query<RankedRow>(
