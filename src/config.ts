@@ -194,7 +194,8 @@ export function loadConfig(env: Env = process.env): Config {
     vaultKey: base64Key('VAULT_KEY', env.VAULT_KEY),
     vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),
     gatewaySessionTtlMs: int(env, 'GATEWAY_SESSION_TTL', 20, 1, 24 * 60) * 60_000,
-    soapNamespace: (env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws').replace(/\/+$/, ''),
+    // Exactly as configured: clients generated from the original WSDL expect its very namespace.
+    soapNamespace: env.SOAP_NAMESPACE?.trim() || 'http://www.tpisoft.com/Admin/ws',
     billingWorker: bool(env, 'BILLING_WORKER', true),
     billingIntervalMs: int(env, 'BILLING_INTERVAL', 300, 5, 86_400) * 1000,
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE', 30, 1, 3600) * 1000,

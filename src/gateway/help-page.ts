@@ -1,4 +1,5 @@
 import { OPERATIONS } from './operations.ts';
+import { soapActionOf } from './soap-action.ts';
 import { escapeXml } from './xml.ts';
 
 const escapeHtml = escapeXml;
@@ -10,7 +11,7 @@ export function helpPage(namespace: string, path: string): string {
       .map((p) => `<tr><td><code>${p.name}</code></td><td>${escapeHtml(p.description)}</td><td>${p.described ? 'described' : 'sample'}</td></tr>`)
       .join('');
     const sample =
-      `POST ${path} HTTP/1.1\nContent-Type: text/xml; charset=utf-8\nSOAPAction: "${namespace}/${op.name}"\n\n` +
+      `POST ${path} HTTP/1.1\nContent-Type: text/xml; charset=utf-8\nSOAPAction: "${soapActionOf(namespace, op.name)}"\n\n` +
       `<?xml version="1.0" encoding="utf-8"?>\n<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">\n  <soap:Body>\n` +
       `    <${op.name} xmlns="${namespace}">\n${op.parameters.map((p) => `      <${p.name}>string</${p.name}>`).join('\n')}\n    </${op.name}>\n  </soap:Body>\n</soap:Envelope>`;
     const form = `POST ${path}/${op.name} HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\n\n${op.parameters.map((p) => `${p.name}=string`).join('&')}`;

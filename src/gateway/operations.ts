@@ -113,7 +113,7 @@ export const OPERATIONS: GatewayOperation[] = [
         clientSessionId: r.one('ClientSessionID'),
         ccAccountNum: r.one('CcAccountNum'),
         ccExpDate: r.one('CcExpDate'),
-        ccNameOnCard: r.one('CcNameOnCard'),
+        // CcNameOnCard: "neither validated nor persisted" (the spec), so not even read.
         ccStreet: r.one('CcStreet'),
         ccZip: r.one('CcZip'),
         firstName: r.one('FirstName'),
@@ -155,7 +155,7 @@ export const OPERATIONS: GatewayOperation[] = [
         routingNumber: routing.value,
         accountNumber: account.value,
         accountType: type.value,
-        bankName: r.one('BankName'),
+        // BankName: accepted and ignored, like CcNameOnCard.
         nameOnAccount: r.one('CkNameOnAccount'),
         checkType: r.one('CheckType'),
         street: r.one('CkStreet'),

@@ -6,6 +6,7 @@ import { helpPage } from './help-page.ts';
 import { type GatewayOperation, findOperation } from './operations.ts';
 import { recurringResultDocument, resultElements } from './result-record.ts';
 import { arrivedOverHttps } from './transport.ts';
+import { sameNamespace, soapActionOf } from './soap-action.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 
@@ -114,9 +115,9 @@ function soapAction(request: FastifyRequest, version: SoapVersion): string {
 function routeSoap(request: FastifyRequest, soap: SoapRequest, namespace: string): GatewayOperation {
   const action = soapAction(request, soap.version);
   const body = soap.operation;
-  const inNamespace = body.namespace.replace(/\/+$/, '') === namespace;
+  const inNamespace = sameNamespace(body.namespace, namespace);
   if (action) {
-    const prefix = `${namespace}/`;
+    const prefix = soapActionOf(namespace, '');
     const op = action.startsWith(prefix) ? findOperation(action.slice(prefix.length)) : undefined;
     if (!op) throw new SoapFault(500, 'Client', `Server did not recognize the value of HTTP Header SOAPAction: ${action.slice(0, 200)}.`);
     if (!inNamespace || body.localName !== op.name) {

@@ -1,6 +1,7 @@
 import { GATEWAY_CODES } from '../services/gateway.ts';
 import { OPERATIONS } from './operations.ts';
 import { RESULT_ELEMENTS, TRAILING_RESULT_ELEMENTS } from './result-record.ts';
+import { soapActionOf } from './soap-action.ts';
 import { escapeXml } from './xml.ts';
 
 /**
@@ -46,7 +47,7 @@ function resultType(): string {
 export function wsdlDocument(namespace: string, location: string): string {
   const ns = escapeXml(namespace);
   const loc = escapeXml(location);
-  const action = (op: string) => `${ns}/${op}`;
+  const action = (op: string) => escapeXml(soapActionOf(namespace, op));
   const wrappers = OPERATIONS.map(
     (op) =>
       `<s:element name="${op.name}"><s:complexType><s:sequence>${op.parameters.map((p) => stringElement(p.name)).join('')}</s:sequence></s:complexType></s:element>` +

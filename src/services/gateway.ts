@@ -62,8 +62,6 @@ export interface CardTokenArgs {
   clientSessionId?: string;
   ccAccountNum?: string;
   ccExpDate?: string;
-  /** Accepted and ignored: neither validated nor stored (the spec). */
-  ccNameOnCard?: string;
   ccStreet?: string;
   ccZip?: string;
   firstName?: string;
@@ -79,8 +77,6 @@ export interface CheckTokenArgs {
   /** Personal / Corporate (Business) / Government, or 1 / 2 / 3 */
   checkType?: string;
   nameOnAccount?: string;
-  /** Accepted and ignored. */
-  bankName?: string;
   street?: string;
   zip?: string;
   firstName?: string;

@@ -75,6 +75,14 @@ describe('a NUL character in a parameter', () => {
     expect(errorLogs()).toHaveLength(logs);
   });
 
+  it('GetToken and GetCheckToken never look at CcNameOnCard and BankName (neither validated nor stored)', async () => {
+    const card = { ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230', CcNameOnCard: 'A\u0000B' };
+    expect(resultOf(await formPost(ctx, 'GetToken', card)).code).toBe('OK');
+    expect(resultOf(await soap11(ctx, 'GetToken', card)).code).toBe('OK');
+    const check = { ClientSessionID: sid, BankRoutingNum: '021000021', BankAccountNum: '123456789', BankAcctType: 'C', BankName: '\u0000' };
+    expect(resultOf(await formPost(ctx, 'GetCheckToken', check)).code).toBe('OK');
+  });
+
   it('GetCheckToken: Invalid_Argument naming the parameter, whichever alias carries it', async () => {
     const check = { ClientSessionID: sid, BankRoutingNum: '021000021', BankAccountNum: '123456789', BankAcctType: 'C' };
     expect(resultOf(await formPost(ctx, 'GetCheckToken', { ...check, CkNameOnAccount: 'A\u0000' }))).toEqual({

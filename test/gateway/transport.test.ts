@@ -109,7 +109,7 @@ describe('configuration', () => {
     expect(loadConfig({ GATEWAY_SESSION_TTL: '5' }).gatewaySessionTtlMs).toBe(5 * 60_000);
     expect(() => loadConfig({ GATEWAY_SESSION_TTL: '0' })).toThrow(ConfigError);
     expect(loadConfig({}).soapNamespace).toBe('http://www.tpisoft.com/Admin/ws');
-    expect(loadConfig({ SOAP_NAMESPACE: 'urn:example:gateway/' }).soapNamespace).toBe('urn:example:gateway');
+    expect(loadConfig({ SOAP_NAMESPACE: ' urn:example:gateway/ ' }).soapNamespace).toBe('urn:example:gateway/');
     expect(() => loadConfig({ TLS_CERT_FILE: cert })).toThrow(/TLS_CERT_FILE and TLS_KEY_FILE go together/);
     expect(loadConfig({ TLS_CERT_FILE: cert, TLS_KEY_FILE: key, PORT: '8443' }).publicBaseUrl).toBe('https://localhost:8443');
   });
@@ -137,6 +137,36 @@ describe('configuration', () => {
       expect(resultOf(await token()).code).toBe('Access_Denied');
       const oldNs = await ctx.app.inject({ method: 'POST', url: PATH, headers: { 'content-type': 'text/xml' }, payload: envelope11('GetToken', { ClientSessionID: sid }) });
       expect(oldNs.statusCode).toBe(500);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('keeps a namespace with a trailing slash exactly, with SOAPActions as ASP.NET writes them', async () => {
+    const ns = 'http://tempuri.org/';
+    const ctx = await createTestContext({ config: { soapNamespace: ns } });
+    try {
+      const user = await createGatewayUser(ctx, ctx.nonProfit, 'slash-user');
+      const wsdl = await ctx.app.inject({ method: 'GET', url: `${PATH}?WSDL` });
+      expect(wsdl.body).toContain('targetNamespace="http://tempuri.org/"');
+      expect(wsdl.body).toContain('soapAction="http://tempuri.org/GetToken"');
+      const login = await ctx.app.inject({
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'text/xml', SOAPAction: '"http://tempuri.org/GetClientSessionID"' },
+        payload: envelope11('GetClientSessionID', { Username: user.Username, Password: user.Password }, ns),
+      });
+      expect(login.body).toContain('<GetClientSessionIDResponse xmlns="http://tempuri.org/">');
+      const sid = resultOf(login).ClientSessionID!;
+      // A body written without the slash is the same namespace on input.
+      const token = await ctx.app.inject({
+        method: 'POST',
+        url: PATH,
+        headers: { 'content-type': 'text/xml', SOAPAction: 'http://tempuri.org/GetToken' },
+        payload: envelope11('GetToken', { ClientSessionID: sid, CcAccountNum: '4242424242424242', CcExpDate: '1230' }, 'http://tempuri.org'),
+      });
+      expect(resultOf(token).code).toBe('OK');
+      expect(token.body).toContain('<GetTokenResponse xmlns="http://tempuri.org/">');
     } finally {
       await ctx.close();
     }
