@@ -17,6 +17,7 @@ import {
 import { PaymentResponse, type PaymentResponseWire, paymentToWire, usePaymentResponseSchema } from './payments.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
+import { wireCardType } from './card-type.ts';
 import { JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 
 /** POST and DELETE /api/paylink, GET /api/paylinkResult (issue 7). The page itself is src/paypage. */
@@ -144,7 +145,7 @@ function storedCardToWire(result: Extract<PayLinkResult, { kind: 'token' }>): Pa
     ProvinceCode: null,
     CountryCode: null,
     CardNum: t.kind === 'card' ? t.last4 : null,
-    CardType: t.cardType,
+    CardType: t.kind === 'card' ? wireCardType(t.cardType) : null,
     ExpMonth: t.expMonth,
     ExpYear: t.expYear,
     Currency: null,

@@ -11,6 +11,7 @@ import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
 import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
+import { wireCardType } from './card-type.ts';
 import { Guid, JSON_CONSUMES, Nullable } from './wire.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
@@ -129,7 +130,7 @@ export const PaymentResponse = Type.Object(
     ProvinceCode: str,
     CountryCode: str,
     CardNum: Nullable(Type.String({ description: 'Last 4 digits of the card.' })),
-    CardType: Nullable(Type.String({ description: 'American Express, Mastercard, Visa, Discover, Diners Club, JCB or Undefined.' })),
+    CardType: Nullable(Type.String({ description: 'American Express, Mastercard, Visa, Discover, Diners Club or Undefined (a wallet, or a JCB card: PaymentMethodTypeId 6).' })),
     ExpMonth: str,
     ExpYear: str,
     Currency: str,
@@ -188,7 +189,7 @@ export function paymentToWire({ payment: p, lines }: PaymentRecord): PaymentResp
     ProvinceCode: p.state,
     CountryCode: p.country,
     CardNum: p.cardLast4,
-    CardType: p.method === 'card' ? (p.cardType ?? 'Undefined') : wallet ? 'Undefined' : null,
+    CardType: p.method === 'card' ? wireCardType(p.cardType) : wallet ? 'Undefined' : null,
     ExpMonth: p.expMonth,
     ExpYear: p.expYear,
     Currency: p.currency,

@@ -89,6 +89,10 @@ describe('POST /api/payment', () => {
   it('sets CardType from the number whatever the client sent', async () => {
     const res = await pay(card({ CardNum: '378282246310005', CVNum: '1234', CardType: 'Visa' }));
     expect(res.json()).toMatchObject({ CardType: 'American Express', PaymentMethodTypeId: 1, CardNum: '0005' });
+    // JCB is not among the spec's CardType values: Undefined, with PaymentMethodTypeId 6.
+    const jcb = await pay(card({ CardNum: '3530111333300000', CardType: 'JCB' }));
+    expect(jcb.statusCode, jcb.body).toBe(201);
+    expect(jcb.json()).toMatchObject({ Successful: true, CardType: 'Undefined', PaymentMethodTypeId: 6, CardNum: '0000' });
   });
 
   it('charges the same fees as GET /api/fee quotes for the same input', async () => {
