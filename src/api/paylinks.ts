@@ -14,10 +14,10 @@ import {
   type PayLinkLineInput,
   payLinkViolations,
 } from '../services/paylinks-rules.ts';
+import { wireCardType } from './card-type.ts';
 import { PaymentResponse, type PaymentResponseWire, paymentToWire, usePaymentResponseSchema } from './payments.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
-import { wireCardType } from './card-type.ts';
 import { JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 
 /** POST and DELETE /api/paylink, GET /api/paylinkResult (issue 7). The page itself is src/paypage. */

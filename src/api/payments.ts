@@ -7,11 +7,11 @@ import type { Services } from '../services/index.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../services/payment-input.ts';
 import type { PaymentRecord } from '../services/payment-record.ts';
 import { MAX_LENGTH } from '../services/payment-validation.ts';
+import { wireCardType } from './card-type.ts';
 import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
 import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
-import { wireCardType } from './card-type.ts';
 import { Guid, JSON_CONSUMES, Nullable } from './wire.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */

@@ -5,8 +5,8 @@ import { CONTENT_TYPE, type FaultCode, type Params, SoapFault, type SoapRequest,
 import { helpPage } from './help-page.ts';
 import { type GatewayOperation, findOperation } from './operations.ts';
 import { recurringResultDocument, resultElements } from './result-record.ts';
-import { arrivedOverHttps } from './transport.ts';
 import { sameNamespace, soapActionOf } from './soap-action.ts';
+import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 

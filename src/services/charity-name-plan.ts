@@ -43,9 +43,10 @@ export const BEGINNING_FIRST_MATCHES = 300;
  * Whether to look first among the names that begin with the query, in name order (a btree range,
  * read lazily): when they hold MAX_NAME_MATCHES + 1 matches, those are the search's, without the
  * name-word index, whose cost grows with how common the words are ("foundation for": 27 ms
- * through the index on the benchmark's national directory, 0.4 ms this way). Worth its extra round trip only
- * when the words are common enough for the index to be slow and for a name beginning to find
- * that many: people type the beginning of a name ("national associ"), and whole names.
+ * through the index on the benchmark's national directory, 0.4 ms this way). Worth its extra
+ * round trip only when the words are common enough for the index to be slow and for a name
+ * beginning to find that many: people type the beginning of a name ("national associ"), and
+ * whole names.
  */
 export function searchBeginningFirst(conditions: NameCondition[], statistics: NameStatistics): boolean {
   if (statistics.rows === 0) return false;
