@@ -69,8 +69,13 @@ export interface FollowUpResult {
 
 /** One processor's share of a settlement batch: the approved sales it is asked to capture. */
 export interface SettleRequest {
-  /** Our reference of the batch, the same for every run of one settlement moment: the processor's idempotency key. */
+  /**
+   * Our reference of this processor's share of the batch, the same for every run of one
+   * settlement moment and different for each processor: the processor's idempotency key.
+   */
   batchId: string;
+  /** Which of our processors (merchant accounts) the share is for: several can use one adapter. */
+  processorId: string;
   cutoffAt: Date;
   transactionIds: string[];
   totals: { currency: string; count: number; amountCents: Cents }[];

@@ -124,8 +124,10 @@ export class SettlementService {
     for (const [processorId, parts] of byProcessor) {
       const result = await this.#adapters.get(parts[0]!.adapter).settle({
         // The same for every run of this moment, so that a run retried after a rollback cannot
-        // make a processor capture the same sales twice: the processor deduplicates on it.
-        batchId: settlementReference(cutoffAt),
+        // make a processor capture the same sales twice: the processor deduplicates on it. One per
+        // processor: a processor deduplicating on it must not take another's share for a repeat.
+        batchId: settlementReference(cutoffAt, processorId),
+        processorId,
         cutoffAt,
         transactionIds: parts.flatMap((p) => p.transaction_ids),
         totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
@@ -186,9 +188,9 @@ export class SettlementService {
 
 const sum = (rows: Totals) => rows.reduce((n, r) => n + r.n, 0);
 
-/** Our reference of the batch of a settlement moment, as processors see it. */
-export function settlementReference(asOf: Date): string {
-  return `settle-${asOf.toISOString()}`;
+/** Our reference of one processor's share of the batch of a settlement moment, as it sees it. */
+export function settlementReference(asOf: Date, processorId: string): string {
+  return `settle-${asOf.toISOString()}-${processorId}`;
 }
 
 /** The processors' shares summed per currency. */

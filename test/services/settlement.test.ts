@@ -179,6 +179,7 @@ describe('the processor closes its batch', () => {
       expect((await paymentRow(ctx, a.PaymentGuid)).process_status).toBe(2);
       expect((await paymentRow(ctx, b.PaymentGuid)).process_status).toBe(2);
       expect(calls.length).toBeGreaterThanOrEqual(1);
+      const refused = calls.map((c) => [c.processorId, c.batchId] as const);
 
       calls.length = 0;
       simulator.settle = async (request) => {
@@ -190,9 +191,12 @@ describe('the processor closes its batch', () => {
       expect(calls).toHaveLength(2);
       const ids = calls.flatMap((c) => c.transactionIds);
       expect(ids).toEqual(expect.arrayContaining([a.TransactionId, b.TransactionId]));
-      // The reference is the moment's, the same as the refused run's: a processor that captured
-      // during the refused run recognises the batch.
-      expect(calls.every((c) => c.batchId === 'settle-2026-12-02T10:30:00.000Z')).toBe(true);
+      // The reference is the moment's and the processor's, the same as the refused run's: a
+      // processor that captured during the refused run recognises its share. Two processors (two
+      // merchant accounts on one adapter) never share one.
+      expect(calls.map((c) => c.batchId).sort()).toEqual(calls.map((c) => `settle-2026-12-02T10:30:00.000Z-${c.processorId}`).sort());
+      expect(new Set(calls.map((c) => c.processorId)).size).toBe(2);
+      for (const [processorId, batchId] of refused) expect(calls.find((c) => c.processorId === processorId)?.batchId).toBe(batchId);
       expect((await paymentRow(ctx, a.PaymentGuid)).process_status).toBe(4);
     } finally {
       simulator.settle = settle;
