@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
+import { parseAsOf } from '../../src/cli/commands/settle.ts';
 import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices } from '../../src/services/index.ts';
@@ -104,5 +105,19 @@ describe('payments settle', { timeout: 180_000 }, () => {
       [4, outs[0].batchId],
       [4, outs[0].batchId],
     ]);
+  });
+});
+
+describe('parseAsOf', () => {
+  it('takes real moments, UTC when no zone is given', () => {
+    expect(parseAsOf('2026-02-28T23:59:59Z').toISOString()).toBe('2026-02-28T23:59:59.000Z');
+    expect(parseAsOf('2028-02-29 10:30').toISOString()).toBe('2028-02-29T10:30:00.000Z');
+    expect(parseAsOf('2026-01-10T10:30:00+01:00').toISOString()).toBe('2026-01-10T09:30:00.000Z');
+  });
+
+  it('refuses a moment that does not exist instead of rolling it over', () => {
+    for (const text of ['2026-02-30T00:00:00Z', '2026-04-31 23:59', '2026-01-10T24:00', '2026-01-10T10:60', '2026-01-10T10:30:61Z', '2027-02-29T00:00', '2026-01-10T10:30+24:00']) {
+      expect(() => parseAsOf(text), text).toThrow(/--as-of must be a date-time/);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { parseCalendarDate } from '../../domain/billing-dates.ts';
 import { formatCents } from '../../domain/money.ts';
 import type { SettlementRun } from '../../services/settlement.ts';
 import { type Command, UsageError } from '../command.ts';
@@ -9,8 +10,11 @@ const USAGE = 'settle [--as-of <date-time>]';
  * UTC too). A bare date is refused: "as of 2026-11-21" could mean its start or its end.
  */
 export function parseAsOf(text: string): Date {
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:\d{2})?$/i.exec(text.trim());
-  const date = m ? new Date(`${m[1]}T${m[2]}${m[3] ?? 'Z'}`) : undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[T ]((\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)(Z|[+-](\d{2}):(\d{2}))?$/i.exec(text.trim());
+  // Date parses 2026-02-30 as March 2 and 24:00 as the next day: a moment the operator never typed.
+  const real =
+    m !== null && parseCalendarDate(m[1]!).ok && Number(m[3]) <= 23 && Number(m[4]) <= 59 && Number(m[5] ?? 0) <= 59 && Number(m[7] ?? 0) <= 23 && Number(m[8] ?? 0) <= 59;
+  const date = real ? new Date(`${m[1]}T${m[2]}${m[6] ?? 'Z'}`) : undefined;
   if (!date || Number.isNaN(date.getTime())) {
     throw new UsageError(`--as-of must be a date-time such as 2026-11-21T02:00:00Z (UTC when no zone is given), got "${text}"\nusage: payments ${USAGE}`);
   }
