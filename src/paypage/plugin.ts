@@ -177,7 +177,9 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     if (!fromSameOrigin(request) || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
       request.log.info({ payLinkRef: payLinkRef(link.id) }, 'pay page form refused: form token or origin');
       if (link.status === 'completed') return receipt(reply, link, lang, 403);
-      return again(403, { kind: 'error', text: t.errors.csrf });
+      // The link's own form, not what was posted: a post from another site must not be able to
+      // fill in the payer's form (its e-mail, address or TranId) under a fresh form token.
+      return formPage(reply, link, lang, 403, (s) => ({ ...initialState(link, s), alert: { kind: 'error', text: t.errors.csrf } }));
     }
     const quota = limiter.take(link.id, request.ip);
     if (!quota.allowed) {

@@ -203,8 +203,11 @@ describe('form protection', () => {
 
   it('refuses a post from another site, whatever its token', async () => {
     const { id } = await createLink(ctx);
-    const crossSite = await submit(ctx, id, CARD, { headers: { 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await submit(ctx, id, { ...CARD, Email: 'attacker@evil.example', TranId: 'planted-tran-id' }, { headers: { 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.statusCode).toBe(403);
+    // The form comes back as the link has it, not as the other site posted it.
+    expect(crossSite.body).not.toContain('attacker@evil.example');
+    expect(crossSite.body).not.toContain('planted-tran-id');
     const csrf = csrfOf((await openPage(ctx, id)).html);
     const foreignOrigin = await ctx.app.inject({
       method: 'POST',
