@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { PaymentResult } from '../domain/payment-status.ts';
 import type { FeeLineInput } from '../domain/fees.ts';
+import { MAX_CENTS } from '../domain/money.ts';
 import type { AuthenticatedPartner } from '../domain/partner.ts';
 import type { Ids } from '../ids.ts';
 import { fingerprint } from '../logging.ts';
@@ -459,10 +460,12 @@ export class PayLinkService {
   /** The lines must be payable: the group fits the partner's kind and its contract has a schedule. */
   async #feeViolations(partner: AuthenticatedPartner, lines: PayLinkLine[]): Promise<RuleViolation[]> {
     try {
-      await this.#fees.quote(partner, {
+      const quote = await this.#fees.quote(partner, {
         lines: lines.map(feeLineOf),
         lineField: (i, field) => `PaymentLines[${i}].${field === 'TransactionSourceGroupId' ? 'Type' : field}`,
       });
+      // Every payment is refused above MAX_CENTS: a link over it could never be paid.
+      if (quote.totalPaymentCents > MAX_CENTS) return [{ code: ErrorCode.OutOfRange, field: 'PaymentLines', message: 'must add up to at most 9999999999.99 (with the fees the payer covers)' }];
       return [];
     } catch (err) {
       if (err instanceof ValidationError) return err.violations;

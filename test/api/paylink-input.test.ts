@@ -107,6 +107,17 @@ describe('POST /api/paylink with control characters', () => {
     }
   });
 
+  it('refuses lines that add up to more than any payment may be (9999999999.99), fees included', async () => {
+    const res = await post(linkBody(ctx.nonProfit, { PaymentLines: [{ Amount: '9999999999.99', Type: 1 }, { Amount: '9999999999.99', Type: 1 }] }));
+    expect(res.statusCode).toBe(400);
+    expect(rules(res)).toEqual([expect.objectContaining({ ErrorCode: 1005, LoggerMessage: 'PaymentLines: rule 1005' })]);
+    // PayFee puts the fees on top: a line just under the limit goes over it.
+    const withFee = await post(linkBody(ctx.nonProfit, { PaymentLines: [{ Amount: '9999999999.00', Type: 1, PayFee: true }] }));
+    expect(withFee.statusCode).toBe(400);
+    expect(rules(withFee)).toEqual([expect.objectContaining({ ErrorCode: 1005, LoggerMessage: 'PaymentLines: rule 1005' })]);
+    expect((await post(linkBody(ctx.nonProfit, { PaymentLines: [{ Amount: '9999999999.99', Type: 1 }] }))).statusCode).toBe(200);
+  });
+
   it('refuses control characters in the Theme, which may have tabs and line breaks', async () => {
     for (const control of ['\u0000', '\u0001', '\u001b']) {
       const bad = await post(linkBody(ctx.nonProfit, { Theme: `h1{color:red}${control}` }));
