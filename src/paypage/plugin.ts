@@ -213,7 +213,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const submission = readSubmission(body, request.ip);
     const outcome: CheckoutOutcome =
       link.workflowType === WORKFLOW_PAYMENT ? await checkout.pay(link, submission) : await checkout.saveCard(link, submission);
-    if (outcome.kind === 'paid' || outcome.kind === 'declined' || outcome.kind === 'lost') limiter.countAttempt(link.id);
+    if (outcome.kind === 'paid' || outcome.kind === 'declined' || outcome.kind === 'lost' || outcome.kind === 'unknown') limiter.countAttempt(link.id);
     switch (outcome.kind) {
       case 'paid':
         return redirectToPartner(reply, link, outcome.responseToken, { paymentGuid: outcome.record.payment.id, tranId: outcome.record.payment.tranId });
@@ -228,6 +228,10 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         const text = outcome.voided
           ? t.lostVoided
           : fill(t.lostNotVoided, { partner: link.partner.name, reference: outcome.record.payment.id });
+        return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
+      }
+      case 'unknown': {
+        const text = fill(t.unknownOutcome, { partner: link.partner.name, reference: outcome.record.payment.id });
         return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
       }
       case 'busy':

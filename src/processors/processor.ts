@@ -88,6 +88,20 @@ export interface SettleResult {
   message: string;
 }
 
+/**
+ * What an adapter throws when its request certainly never reached the processor (no connection
+ * could be made): nothing happened there, and the attempt is recorded as not processed. Any other
+ * exception from `sale`, `void` or `refund` (a timeout, a broken answer) leaves the outcome
+ * unknown: the processor may have acted, so the service keeps the payment or the claim open for an
+ * operator (`payments pending`) rather than let it be tried again and charged or refunded twice.
+ */
+export class ProcessorNotReachedError extends Error {
+  constructor(message = 'the processor could not be reached') {
+    super(message);
+    this.name = 'ProcessorNotReachedError';
+  }
+}
+
 export interface ProcessorAdapter {
   readonly name: string;
   sale(request: SaleRequest): Promise<SaleResult>;

@@ -307,6 +307,8 @@ export class BillingService {
       moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: payment.id } });
       return 'approved';
     }
+    // The processor call failed with the charge unknown: held for an operator, never retried.
+    if (payment.paymentResult === PaymentResult.Processing) return this.#defer(p, asOf, workerId, { paymentId: payment.id, createdAt: payment.createdAt });
     moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { paymentId: payment.id, failure: payment.message ?? 'Declined' } });
     return 'declined';
   }

@@ -4,6 +4,7 @@ import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../domain/b
 import { phoneProblem, zipProblem } from '../domain/address.ts';
 import { type CardProblem, checkCardNumber, checkExpiry } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation, firstPerField } from '../domain/error-codes.ts';
+import { PaymentResult } from '../domain/payment-status.ts';
 import { ACH_PAYMENT_METHOD_TYPE } from '../domain/fees.ts';
 import { ValidationError, NotFoundError } from './errors.ts';
 import type { FeeService, ResolvedFeeQuote } from './fees.ts';
@@ -76,7 +77,12 @@ export type CheckoutOutcome =
    * or it was cancelled, while the processor worked): the payment was voided (`voided`), or the
    * void failed and the payment stands, unrecorded on the link (logged for the operator).
    */
-  | { kind: 'lost'; record: PaymentRecord; voided: boolean };
+  | { kind: 'lost'; record: PaymentRecord; voided: boolean }
+  /**
+   * The processor call failed in a way that leaves the charge unknown: the payment is held as
+   * Processing for an operator, and the link takes no other payment meanwhile.
+   */
+  | { kind: 'unknown'; record: PaymentRecord };
 
 /** The part of recurring billing a pay link uses: creating the profile of a recurring line. */
 export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
@@ -213,6 +219,8 @@ export class PayLinkCheckoutService {
         }
         throw err;
       }
+      // Outcome unknown: the lease is kept, and once it lapses the held payment keeps the link closed.
+      if (record.payment.paymentResult === PaymentResult.Processing) return { kind: 'unknown', record };
       if (!record.payment.successful) {
         release = true;
         return { kind: 'declined', record };

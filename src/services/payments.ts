@@ -9,7 +9,7 @@ import { PaymentResult, ProcessStatus, ResponseCode } from '../domain/payment-st
 import type { Ids } from '../ids.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../processors/registry.ts';
-import type { ProcessorAdapter, SaleRequest, SaleResult } from '../processors/processor.ts';
+import { type ProcessorAdapter, ProcessorNotReachedError, type SaleRequest, type SaleResult } from '../processors/processor.ts';
 import type { Db, DbOrTx, SqlClient } from '../store/database.ts';
 import { paymentLines, payments } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
@@ -35,6 +35,16 @@ interface References {
 }
 
 type PaymentInsert = typeof payments.$inferInsert & { id: string };
+
+/**
+ * What the sale call gave: the processor's answer; 'not-reached' (the adapter says the request
+ * never reached it: nothing happened); or 'unknown' (any other failure: it may have charged).
+ */
+type SaleAnswer = SaleResult | 'not-reached' | 'unknown';
+
+/** The message of a payment whose processor call failed in a way that leaves the charge unknown. */
+export const UNKNOWN_OUTCOME_MESSAGE =
+  "Processing error: the processor's answer was not received, so whether the payment went through is not known. Do not pay again: the payment is held until it is confirmed or cancelled.";
 
 /**
  * The payment insert as fixed SQL text, built once: building it with the query builder for every
@@ -238,12 +248,14 @@ export class PaymentService {
     if (paymentId === undefined) return this.#recordDuplicate(pending, quote.lines, input.lines);
 
     const adapter = this.#adapters.get(refs.processor.adapter);
-    let sale: SaleResult | undefined;
+    let sale: SaleAnswer;
     try {
       sale = await adapter.sale(this.#saleRequest(pending, instrument, input));
     } catch (err) {
       // The adapter's message is not logged: a bank library may quote the card number in it.
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, 'processor call failed');
+      sale = err instanceof ProcessorNotReachedError ? 'not-reached' : 'unknown';
+      const what = sale === 'unknown' ? 'processor call failed: outcome unknown, the payment is held for an operator' : 'processor call failed';
+      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, what);
     }
     return this.#complete(partner, pending, paymentId, quote.lines, instrument, input, sale, adapter);
   }
@@ -524,9 +536,10 @@ export class PaymentService {
     lines: FeeBreakdown[],
     instrument: Instrument,
     input: PaymentInputCommon,
-    sale: SaleResult | undefined,
+    answer: SaleAnswer,
     adapter: ProcessorAdapter,
   ): Promise<PaymentRecord> {
+    const sale = typeof answer === 'string' ? undefined : answer;
     const approved = sale?.approved === true;
     const update: Partial<PaymentInsert> = sale
       ? {
@@ -545,15 +558,26 @@ export class PaymentService {
           isSurchargeEligible: sale.isSurchargeEligible,
           processedAt: this.#clock.now(),
         }
-      : {
-          responseCode: ResponseCode.GeneralError,
-          message: 'Processing error: the processor could not be reached. The payment was not processed.',
-          processorMessage: null,
-          successful: false,
-          paymentResult: PaymentResult.Failed,
-          processStatus: ProcessStatus.NotProcessed,
-          processedAt: this.#clock.now(),
-        };
+      : answer === 'not-reached'
+        ? {
+            responseCode: ResponseCode.GeneralError,
+            message: 'Processing error: the processor could not be reached. The payment was not processed.',
+            processorMessage: null,
+            successful: false,
+            paymentResult: PaymentResult.Failed,
+            processStatus: ProcessStatus.NotProcessed,
+            processedAt: this.#clock.now(),
+          }
+        : {
+            // The processor may have charged: Processing until an operator settles it (`payments
+            // pending resolve`). The TranId stays taken, and a pay link stays closed, meanwhile.
+            responseCode: ResponseCode.GeneralError,
+            message: UNKNOWN_OUTCOME_MESSAGE,
+            processorMessage: null,
+            successful: false,
+            paymentResult: PaymentResult.Processing,
+            processStatus: ProcessStatus.NotProcessed,
+          };
     const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
     if (existing) Object.assign(update, tokenColumns(existing));
     let completed: boolean;

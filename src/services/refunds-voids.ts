@@ -6,7 +6,7 @@ import type { AuthenticatedPartner } from '../domain/partner.ts';
 import { ResponseCode } from '../domain/payment-status.ts';
 import { type AdjustmentKind, type PaymentState, decide, feeTreatment, rail, stateAfter } from '../domain/refund-void-rules.ts';
 import { GUID, type Ids } from '../ids.ts';
-import type { FollowUpResult } from '../processors/processor.ts';
+import { type FollowUpResult, ProcessorNotReachedError } from '../processors/processor.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx, Tx } from '../store/database.ts';
 import { paymentAdjustments, paymentLines, payments, processors } from '../store/schema/index.ts';
@@ -189,9 +189,33 @@ export class RefundVoidService {
       const request = { reference: adjustmentId, originalTransactionId: payment.transactionId ?? '', amountCents: payment.totalAmountCents, kind: rail };
       answer = kind === 'void' ? await adapter.void(request) : await adapter.refund(request);
     } catch (err) {
+      if (!(err instanceof ProcessorNotReachedError)) {
+        this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed: outcome unknown, held for an operator');
+        return this.#heldForOperator(kind, claim);
+      }
       this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed');
     }
     return this.#complete(kind, claim, answer);
+  }
+
+  /**
+   * The processor may have acted: the claim stays (every other refund or void of the payment is
+   * refused as in progress) until an operator records the answer (`payments pending resolve`).
+   * If one already has, that record is the answer.
+   */
+  async #heldForOperator(kind: AdjustmentKind, claim: HeldClaim): Promise<AdjustmentOutcome> {
+    return this.#db.transaction(async (tx) => {
+      const ours = and(eq(payments.id, claim.payment.id), eq(payments.pendingAdjustmentId, claim.adjustmentId));
+      const [held] = await tx.select().from(payments).where(ours);
+      if (!held) return this.#recordedMeanwhile(tx, kind, claim, undefined);
+      return outcomeOf(held, claim.adjustmentId, {
+        successful: false,
+        message: `Processing error: the processor's answer was not received, so whether the ${kind} went through is not known. Do not send it again: it is held until it is confirmed.`,
+        processorMessage: null,
+        transactionId: null,
+        responseCode: ResponseCode.GeneralError,
+      });
+    });
   }
 
   /** The processor the request names, which must be the partner's (400 otherwise). */

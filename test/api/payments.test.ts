@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
+import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openPostgres, openStore } from '../../src/store/database.ts';
 import { type TestContext, createTestContext, seedTestPartner, withSimulator } from '../helpers/context.ts';
@@ -187,7 +188,7 @@ describe('POST /api/payment', () => {
 
   it('answers 201 with a general error when the processor cannot be reached, and records it', async () => {
     const unreachable = async (): Promise<never> => {
-      throw new Error('connection reset by the bank 4242424242424242');
+      throw new ProcessorNotReachedError('connection refused by the bank 4242424242424242');
     };
     await withSimulator(ctx.services, { sale: unreachable }, async () => {
       const res = await pay(card());
@@ -195,6 +196,26 @@ describe('POST /api/payment', () => {
       expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', PaymentResult: 4, ProcessStatus: 1 });
       expect(ctx.logs.join('')).not.toContain('4242424242424242');
     });
+  });
+
+  it('holds a payment whose processor call failed otherwise (a timeout: it may have charged) as Processing, its TranId taken', async () => {
+    const timedOut = async (): Promise<never> => {
+      throw new Error('read timeout talking to the bank 4242424242424242');
+    };
+    const TranId = `unknown-${Date.now()}`;
+    await withSimulator(ctx.services, { sale: timedOut }, async () => {
+      const res = await pay(card({ TranId }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', PaymentResult: 2, ProcessStatus: 1 });
+      expect(res.json().Message).toMatch(/not known\. Do not pay again/);
+      expect(ctx.logs.join('')).not.toContain('4242424242424242');
+    });
+    // Sent again (the processor answers now), it is refused as a duplicate: no second charge.
+    const again = await pay(card({ TranId }));
+    expect(again.json()).toMatchObject({ Successful: false, ResponseCode: '-100', ProcessStatus: 1 });
+    // An operator sees it among the payments whose outcome is unknown.
+    const pending = await ctx.store.sql.query<{ id: string }>('SELECT id FROM payments WHERE tran_id = $1 AND payment_result = 2', [TranId]);
+    expect(pending).toHaveLength(1);
   });
 
   it('keeps only the spec\'s GwShieldAdditional fields (unknown ones are ignored, not stored)', async () => {

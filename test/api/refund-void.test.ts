@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import { type TestContext, createTestContext, withSimulator } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { adjust, adjustmentsOf, makePayment, paymentRow, settleNow } from './refund-void-fixtures.ts';
@@ -235,7 +236,7 @@ describe('processor answers', () => {
     tick();
     await settleNow(ctx);
     const unreachable = async (): Promise<never> => {
-      throw new Error('socket hang up');
+      throw new ProcessorNotReachedError('connection refused');
     };
     await withSimulator(ctx.services, { refund: unreachable }, async () => {
       const res = await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason });
@@ -247,6 +248,29 @@ describe('processor answers', () => {
     tick();
     expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason })).json()).toMatchObject({ Successful: true, ProcessStatus: 8 });
     expect((await adjustmentsOf(ctx, paid.PaymentGuid)).map((r) => r.status)).toEqual(['failed', 'approved']);
+  });
+
+  it('holds a refund whose processor call failed otherwise (a timeout: it may have refunded) for an operator: no second refund', async () => {
+    const paid = await makePayment(ctx);
+    tick();
+    await settleNow(ctx);
+    const timedOut = async (): Promise<never> => {
+      throw new Error('read timeout');
+    };
+    await withSimulator(ctx.services, { refund: timedOut }, async () => {
+      const res = await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ Successful: false, ResponseCode: '99', TransactionId: null, PaymentResult: 3, ProcessStatus: 4 });
+      expect(res.json().Message).toMatch(/not known\. Do not send it again/);
+    });
+    const row = await paymentRow(ctx, paid.PaymentGuid);
+    expect(row.pending_adjustment_id).not.toBeNull();
+    // Sent again, it is refused while the first is held; an operator records the processor's answer.
+    tick();
+    expect((await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason })).json()).toMatchObject({ Successful: false, ProcessStatus: 4 });
+    expect((await adjustmentsOf(ctx, paid.PaymentGuid)).map((r) => r.status)).toEqual(['pending', 'refused']);
+    await ctx.services.pendingPayments.resolve(row.pending_adjustment_id as string, { kind: 'approved', transactionId: 'BANK-REF-1' }, { force: true });
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ pending_adjustment_id: null, process_status: 8 });
   });
 });
 

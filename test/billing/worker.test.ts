@@ -325,6 +325,30 @@ describe('exactly once across crashes and reruns', () => {
     await cancelAll();
   });
 
+  it('a charge whose outcome is unknown (the processor timed out) is neither counted nor tried again', async () => {
+    const card = await cardToken(ctx, ctx.nonProfit);
+    const guid = await profile({ TokenGuid: card.id });
+    at('2026-12-21');
+    const sim = ctx.services.processorAdapters.get('simulator')!;
+    const sale = sim.sale;
+    sim.sale = async () => {
+      throw new Error('read timeout');
+    };
+    try {
+      expect(await run()).toMatchObject({ charged: 1, approved: 0, declined: 0, deferred: 1 });
+    } finally {
+      sim.sale = sale;
+    }
+    expect(await profilePayments(ctx, guid)).toEqual([expect.objectContaining({ bill_date: '2026-12-21', payment_result: 2, successful: false })]);
+    expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2026-12-21', failed_attempts: 0 });
+    // After the lease, the next run finds it still held: no second charge, LastFailure says why.
+    ctx.clock.advance(DEFAULT_LEASE_MS + 1000);
+    expect(await run()).toMatchObject({ charged: 0, deferred: 1 });
+    expect(await profilePayments(ctx, guid)).toHaveLength(1);
+    expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2026-12-21', failed_attempts: 0, last_failure: expect.stringContaining('still pending') });
+    await cancelAll();
+  });
+
   it('never charges again a bill date whose payment is still pending (outcome unknown): it waits for an operator', async () => {
     const card = await cardToken(ctx, ctx.nonProfit);
     const guid = await profile({ TokenGuid: card.id });

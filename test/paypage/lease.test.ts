@@ -162,6 +162,35 @@ describe('a payment that outlives its lease', () => {
   });
 });
 
+describe('a processor call whose outcome is unknown (a timeout: it may have charged)', () => {
+  it('tells the payer not to pay again and keeps the link closed, after its lease too: no second charge', async () => {
+    const { id } = await createLink(ctx);
+    const [formA, formB] = await twoForms(id);
+    const sim = simulator();
+    const original = sim.sale;
+    sim.sale = async () => {
+      throw new Error('read timeout');
+    };
+    restore.push(() => {
+      sim.sale = original;
+    });
+    const first = await submit(ctx, id, CARD, { csrf: formA });
+    expect(first.statusCode).toBe(409);
+    const [held] = await lastPayments(1);
+    expect(held!.payment_result).toBe(PaymentResult.Processing);
+    expect(first.body).toContain(`Please do not pay again: Test Charity Partner will confirm whether it went through. Your reference: ${held!.id}.`);
+
+    // The bank answers again; the link still takes no payment, even once the lease has lapsed.
+    sim.sale = original;
+    const count = await paymentCount(ctx);
+    ctx.clock.advance(PAY_LINK_LEASE_MS + 1000);
+    const second = await submit(ctx, id, CARD, { csrf: formB });
+    expect(second.statusCode).toBe(409);
+    expect(await paymentCount(ctx)).toBe(count);
+    expect((await linkRow(id)).status).toBe('active');
+  });
+});
+
 describe('a success that cannot be recorded', () => {
   it('answers with the error page after trying again, and the next attempt completes the link with that payment (no second charge)', async () => {
     const { id } = await createLink(ctx);

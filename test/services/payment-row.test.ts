@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthenticatedPartner } from '../../src/domain/partner.ts';
+import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import type { AchPaymentInput, CardPaymentInput } from '../../src/services/payment-input.ts';
 import { cardPaymentInput, createTestContext, type TestContext, withSimulator } from '../helpers/context.ts';
 
@@ -87,11 +88,22 @@ describe('a payment answers with its row as stored', () => {
 
   it('a processor that cannot be reached (no answer: a general error)', async () => {
     const unreachable = async (): Promise<never> => {
-      throw new Error('socket hang up');
+      throw new ProcessorNotReachedError('connection refused');
     };
     await withSimulator(ctx.services, { sale: unreachable }, async () => {
       const record = await ctx.services.payments.payCard(auth, cardPaymentInput(2_500, { tranId: tranId() }));
-      expect(record.payment).toMatchObject({ responseCode: '99', successful: false, processorMessage: null });
+      expect(record.payment).toMatchObject({ responseCode: '99', successful: false, processorMessage: null, paymentResult: 4 });
+      await expectAnsweredAsStored(record);
+    });
+  });
+
+  it('a processor call that failed otherwise (outcome unknown: held as Processing)', async () => {
+    const timedOut = async (): Promise<never> => {
+      throw new Error('socket hang up');
+    };
+    await withSimulator(ctx.services, { sale: timedOut }, async () => {
+      const record = await ctx.services.payments.payCard(auth, cardPaymentInput(2_500, { tranId: tranId() }));
+      expect(record.payment).toMatchObject({ responseCode: '99', successful: false, processorMessage: null, paymentResult: 2, processedAt: null });
       await expectAnsweredAsStored(record);
     });
   });
