@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardToken, createProfile } from '../billing/fixtures.ts';
 import { type TestContext, type TestPartner, createTestContext } from '../helpers/context.ts';
 import { linkBody } from '../paypage/paylink-helpers.ts';
-import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
+import { FUZZ_SCALE, flipCase, loggedText } from '../helpers/fuzz.ts';
 
 /**
  * Generative robustness tests of surface A: every route gets mostly-valid requests with one or
@@ -348,7 +348,7 @@ async function send(sent: Sent): Promise<LightMyRequestResponse> {
   const what = `${sent.options.method} ${String(sent.options.url).slice(0, 300)}`;
   expectContract(res, what);
   if (sent.countPayments && res.statusCode >= 400) expect(await paymentCount(), `${what}: a refused payment recorded a row`).toBe(before);
-  const logged = ctx.logs.slice(logsBefore).join('\n');
+  const logged = loggedText(ctx.logs.slice(logsBefore));
   for (const secret of sent.secrets) expect(logged.includes(secret), `${what}: ${secret} was logged`).toBe(false);
   return res;
 }

@@ -4,7 +4,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { type GatewayLogin, NS, PATH, SOAP11, SOAP12, createGatewayUser, login, resultOf } from './gateway-helpers.ts';
-import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
+import { FUZZ_SCALE, flipCase, loggedText } from '../helpers/fuzz.ts';
 
 // Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
@@ -224,7 +224,7 @@ async function check(send: () => Promise<LightMyRequestResponse>, what: string, 
   }
   const logged = ctx.logs.slice(logsBefore);
   expect(errorLines(logged), info).toEqual([]);
-  const text = logged.join('\n');
+  const text = loggedText(logged);
   for (const secret of expectation.secrets) expect(text.includes(secret), `${what}: ${secret.slice(0, 40)} was logged`).toBe(false);
   return res;
 }

@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { ACH, CARD, REDIRECT_URL, createLink, csrfOf, encodeForm, openPage, paymentCount } from './paylink-helpers.ts';
-import { FUZZ_SCALE, flipCase } from '../helpers/fuzz.ts';
+import { FUZZ_SCALE, flipCase, loggedText } from '../helpers/fuzz.ts';
 
 /**
  * Generative robustness tests of the hosted pay page (GET and POST /paylink/<PayLinkId>, its
@@ -255,7 +255,7 @@ function expectNoErrorLogs(from: number, info: string): void {
 }
 
 function expectNoSecrets(secrets: { numbers: string[]; codes: string[] }, res: LightMyRequestResponse, from: number, info: string): void {
-  const logged = ctx.logs.slice(from).join('\n');
+  const logged = loggedText(ctx.logs.slice(from));
   // Form tokens and nonces are random base64: not the page's text.
   const html = res.body.replace(/value="[A-Za-z0-9:_+/=-]{40,}"/g, '').replace(/nonce(?:="|-)[A-Za-z0-9+/=]+/g, '');
   for (const n of secrets.numbers) {
