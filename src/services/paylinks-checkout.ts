@@ -349,7 +349,7 @@ export class PayLinkCheckoutService {
         source: 'paypage',
       });
       if (lease) {
-        completed = await this.#links.complete(lease, { tokenId: token.id });
+        completed = await this.#completeWithCard(link, lease, token.id);
         if (!completed) {
           // Another submission stored the link's card meanwhile: this one is not the link's.
           await this.#tokens.delete(link.partner.id, token.id).catch((err: unknown) => {
@@ -362,6 +362,27 @@ export class PayLinkCheckoutService {
       return { kind: 'saved', token, responseToken };
     } finally {
       if (lease && !completed) await this.#links.release(lease);
+    }
+  }
+
+  /**
+   * Completes a "save card" link with the card just stored. If recording that fails, the link is
+   * read again: completed with this card, the completion did commit; otherwise the card is
+   * deleted (best effort) before the error goes on, so a retry does not leave a second card the
+   * partner never hears of.
+   */
+  async #completeWithCard(link: PayLink, lease: PayLinkLease, tokenId: string): Promise<boolean> {
+    try {
+      return await this.#links.complete(lease, { tokenId });
+    } catch (err) {
+      const now = await this.#links.find(link.id).catch(() => undefined);
+      if (now?.status === 'completed' && now.tokenId === tokenId) return true;
+      if (now) {
+        await this.#tokens.delete(link.partner.id, tokenId).catch((e: unknown) => {
+          this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (e as Error)?.name }, 'pay link card stored but not recorded on the link, and not deleted');
+        });
+      }
+      throw err;
     }
   }
 

@@ -315,6 +315,25 @@ describe('WorkflowType 3: store a card without paying', () => {
     expect(after.html).toContain('Your card was saved.');
   });
 
+  it('leaves no card behind when recording the link fails, and the retry stores exactly one', async () => {
+    const { id } = await createLink(ctx, ctx.nonProfit, { WorkflowType: 3, PaymentLines: [], ExternalConstituentId: 'donor-wt3c' });
+    const links = ctx.services.payLinks;
+    const original = links.complete;
+    links.complete = async () => {
+      throw new Error('connection lost');
+    };
+    const card = { Action: 'save-card', CardNum: '4242424242424242', ExpMonth: '10', ExpYear: '32' };
+    try {
+      expect((await submit(ctx, id, card)).statusCode).toBe(500);
+    } finally {
+      links.complete = original;
+    }
+    expect(await ctx.services.tokens.listByConstituent(ctx.nonProfit.ClientId, 'donor-wt3c')).toEqual([]);
+    const saved = redirectQuery(await submit(ctx, id, card));
+    const tokens = await ctx.services.tokens.listByConstituent(ctx.nonProfit.ClientId, 'donor-wt3c');
+    expect(tokens.map((t) => t.id)).toEqual([saved.get('TokenGuid')]);
+  });
+
   it('checks the card like a payment does', async () => {
     const { id } = await createLink(ctx, ctx.nonProfit, { WorkflowType: 3, PaymentLines: [], ExternalConstituentId: 'donor-wt3b' });
     const res = await submit(ctx, id, { Action: 'save-card', CardNum: '1234', ExpMonth: '01', ExpYear: '20' });
