@@ -382,9 +382,11 @@ export class BillingService {
 
   /**
    * Moves each profile of the batch to its change and releases its lease, in one statement, only
-   * where nobody moved the profile meanwhile (a partner's update of its bill date, a
-   * cancellation, another worker's reconciliation). The others only lose this worker's lease:
-   * whatever changed them stands.
+   * where nobody moved the profile or changed the terms the change was worked out from meanwhile
+   * (a partner's update of its bill date, frequency or end date, a cancellation, another worker's
+   * reconciliation). The others only lose this worker's lease: whatever changed them stands, and
+   * the next run finds the bill date's payment (the unique index refuses a second charge) and
+   * moves the profile on from its current terms.
    */
   async #applyMoves(moves: Move[], workerId: string, summary: BillingRunSummary): Promise<void> {
     if (moves.length === 0) return;
@@ -393,6 +395,10 @@ export class BillingService {
       id: p.id,
       was_bill_date: p.nextBillDate,
       was_failed: p.failedAttempts,
+      // The terms the move was worked out from: a PUT during the charge may have changed them.
+      was_frequency: p.billingFrequency,
+      was_anchor_day: p.anchorDay,
+      was_end_date: p.endDate,
       status: change.status,
       next_bill_date: change.nextBillDate,
       next_attempt_on: change.nextAttemptOn,
@@ -413,9 +419,11 @@ export class BillingService {
               suspended_at = CASE WHEN m.status = 'suspended' THEN $2::timestamptz ELSE p.suspended_at END,
               completed_at = CASE WHEN m.status = 'completed' THEN $2::timestamptz ELSE p.completed_at END,
               lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL
-         FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, was_bill_date date, was_failed smallint, status text, next_bill_date text,
-              next_attempt_on text, failed_attempts smallint, payment_id uuid, attempted boolean, failure text)
+         FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, was_bill_date date, was_failed smallint, was_frequency text, was_anchor_day smallint,
+              was_end_date date, status text, next_bill_date text, next_attempt_on text, failed_attempts smallint, payment_id uuid,
+              attempted boolean, failure text)
         WHERE p.id = m.id AND p.status = 'active' AND p.next_bill_date = m.was_bill_date AND p.failed_attempts = m.was_failed
+          AND p.billing_frequency = m.was_frequency AND p.anchor_day = m.was_anchor_day AND p.end_date IS NOT DISTINCT FROM m.was_end_date
           AND (p.lease_owner IS NULL OR p.lease_owner = $3)
        RETURNING p.id, p.status`,
       [JSON.stringify(rows), now, workerId],

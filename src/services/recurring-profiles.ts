@@ -327,7 +327,9 @@ export class RecurringProfileService {
         .set({
           status,
           billingFrequency: input.frequency,
-          anchorDay: nextBillDateGiven ? withinCalendar('NextBillDate', () => toYmd(nextBillDate).day) : undefined,
+          // A new bill date, or a new frequency, anchors on the next bill date's day: a Weekly
+          // profile turned Monthly must not keep its first date's day (nine days to the next charge).
+          anchorDay: nextBillDateGiven || (input.frequency !== undefined && input.frequency !== current.billingFrequency) ? withinCalendar('NextBillDate', () => toYmd(nextBillDate).day) : undefined,
           startDate: input.startDate,
           endDate: input.endDate,
           nextBillDate: input.nextBillDate,
@@ -346,7 +348,8 @@ export class RecurringProfileService {
           externalEventId: text(input.externalEventId),
           externalEventGuid: text(input.externalEventGuid)?.toLowerCase(),
           externalEventName: text(input.externalEventName),
-          completedAt: status === 'completed' && current.status !== 'completed' ? now : undefined,
+          // Reopened (a later EndDate): no longer completed.
+          completedAt: status === 'completed' && current.status !== 'completed' ? now : status !== 'completed' && current.status === 'completed' ? null : undefined,
           updatedAt: now,
         })
         .where(eq(recurringProfiles.id, current.id))

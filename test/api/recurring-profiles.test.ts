@@ -236,7 +236,15 @@ describe('PUT /api/recurringProfile', () => {
     expect((await updateProfile(ctx, { RecurringProfileGuid: guid, EndDate: '2027-01-15' })).statusCode).toBe(200);
     expect(await profileRow(ctx, guid)).toMatchObject({ status: 'completed', completed_at: expect.anything() });
     expect((await updateProfile(ctx, { RecurringProfileGuid: guid, EndDate: '2028-01-15' })).statusCode).toBe(200);
-    expect(await profileRow(ctx, guid)).toMatchObject({ status: 'active', next_bill_date: '2027-01-31' });
+    expect(await profileRow(ctx, guid)).toMatchObject({ status: 'active', next_bill_date: '2027-01-31', completed_at: null });
+  });
+
+  it('re-anchors on the next bill date when only the frequency changes', async () => {
+    const weekly = (await createProfile(ctx, base({ StartDate: '2026-11-01', BillingFrequency: 'Weekly' }))).json().RecurringProfileGuid;
+    expect(await profileRow(ctx, weekly)).toMatchObject({ next_bill_date: '2026-11-22', anchor_day: 1 });
+    expect((await updateProfile(ctx, { RecurringProfileGuid: weekly, BillingFrequency: 'Monthly' })).statusCode).toBe(200);
+    // Monthly from the 22nd: the next charge after 2026-11-22 is 2026-12-22, not the 1st.
+    expect(await profileRow(ctx, weekly)).toMatchObject({ next_bill_date: '2026-11-22', anchor_day: 22, billing_frequency: 'Monthly' });
   });
 
   it('applies the date rules to the profile as it would become', async () => {

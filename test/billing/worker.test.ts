@@ -291,6 +291,35 @@ describe('exactly once across crashes and reruns', () => {
     await cancelAll();
   });
 
+  it("a partner's update during a charge (end date, frequency) stands; the run moves on from it without charging again", async () => {
+    const card = await cardToken(ctx, ctx.nonProfit);
+    const ending = await profile({ TokenGuid: card.id, EndDate: '2026-12-21' });
+    const monthly = await profile({ TokenGuid: card.id });
+    at('2026-12-21');
+    const worker = new BillingService({
+      store: ctx.store,
+      clock: ctx.clock,
+      ids: cryptoIds,
+      payments: ctx.services.payments,
+      retryDays: [1, 3, 7],
+      faults: {
+        afterCharge: async (profileId) => {
+          if (profileId === ending) expect((await updateProfile(ctx, { RecurringProfileGuid: ending, EndDate: '2027-12-31' })).statusCode).toBe(200);
+          if (profileId === monthly) expect((await updateProfile(ctx, { RecurringProfileGuid: monthly, BillingFrequency: 'Annually' })).statusCode).toBe(200);
+        },
+      },
+    });
+    // The charge's move was worked out from the old terms: not applied, the update stands. The
+    // profiles, due still, are taken again in the same run: the unique index refuses a second
+    // charge, and each moves on from its paid bill date by the new terms.
+    expect(await worker.run()).toMatchObject({ approved: 2, reconciled: 2 });
+    expect(await profileRow(ctx, ending)).toMatchObject({ status: 'active', end_date: '2027-12-31', next_bill_date: '2027-01-21' });
+    expect(await profileRow(ctx, monthly)).toMatchObject({ status: 'active', billing_frequency: 'Annually', next_bill_date: '2027-12-21' });
+    expect(await run()).toMatchObject({ charged: 0 });
+    for (const guid of [ending, monthly]) expect((await profilePayments(ctx, guid)).filter((p) => p.successful)).toHaveLength(1);
+    await cancelAll();
+  });
+
   it('a worker that stops after a decline: the rerun counts that attempt instead of trying again the same day', async () => {
     const card = await cardToken(ctx, ctx.nonProfit, DECLINED_CARD);
     const guid = await profile({ TokenGuid: card.id });
