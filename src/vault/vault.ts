@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
 import { keyIdOfCiphertext, open, seal } from './cipher.ts';
 import { addKeyToFile, createKeyFile, keepOnlyKeys, keyFilePath, readKeyFile } from './key-file.ts';
@@ -29,6 +30,8 @@ export class Vault {
   readonly #source: VaultKeySource;
   readonly #clock: Clock;
   #ring: KeyRing | undefined;
+  /** The key file as last read (file source): its change time and size. */
+  #fileStamp: string | undefined;
 
   constructor(source: VaultKeySource, clock: Clock) {
     this.#source = source;
@@ -48,6 +51,10 @@ export class Vault {
   }
 
   seal(plain: string, context: string): Sealed {
+    // A key rotated by another process (payments vault rotate-key) seals from the next token on,
+    // without a restart: a server sealing under a retired key would keep it in use, and a
+    // prune-keys meanwhile could lose what it sealed.
+    if (this.#source.kind === 'file' && this.#ring && this.#fileStamp !== fileStamp(this.#source.dataDir)) this.#ring = undefined;
     const key = this.#keys(true).current;
     return { ciphertext: seal(key, plain, context), keyId: key.id };
   }
@@ -121,12 +128,25 @@ export class Vault {
       const fileKeys = fromFile ? fromFile.ids().map((id) => fromFile.get(id)!) : [];
       this.#ring = new KeyRing(s.current, [...s.older, ...fileKeys]);
     } else {
+      const stamp = fileStamp(s.dataDir);
       const existing = readKeyFile(s.dataDir);
       if (existing) this.#ring = existing;
       else if (create) this.#ring = createKeyFile(s.dataDir, this.#clock.now());
       else throw new VaultError(`there is no vault key file at ${keyFilePath(s.dataDir)}`);
+      // Taken before reading: a write between the two is seen as a change next time.
+      this.#fileStamp = existing ? stamp : fileStamp(s.dataDir);
     }
     return this.#ring;
+  }
+}
+
+/** What changes when the key file is rewritten (it is replaced atomically, never edited in place). */
+function fileStamp(dataDir: string): string | undefined {
+  try {
+    const st = statSync(keyFilePath(dataDir), { bigint: true });
+    return `${st.ino}:${st.ctimeNs}:${st.size}`;
+  } catch {
+    return undefined;
   }
 }
 

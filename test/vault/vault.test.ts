@@ -127,10 +127,15 @@ describe('Vault', () => {
     expect(statSync(keyFilePath(dir)).mode & 0o777).toBe(0o600);
     const fresh = operator.seal('5555555555554444', 't');
     expect(fresh.keyId).toBe(newId);
-    // The server still holds the old ring in memory; it reloads the file when it meets the new key.
+    // The server seals under the new key from its next token on, without a restart, so pruning
+    // the old key cannot lose what it seals after the rotation.
+    expect(server.seal('4242424242424242', 't').keyId).toBe(newId);
     expect(server.open(fresh.ciphertext, 't')).toBe('5555555555554444');
     expect(operator.open(old.ciphertext, 't')).toBe('5555555555554444');
     expect(JSON.parse(readFileSync(keyFilePath(dir), 'utf8')).keys).toHaveLength(2);
+    expect(operator.forgetKeysExcept(new Set([newId]))).toEqual([old.keyId]);
+    const afterPrune = server.seal('378282246310005', 't');
+    expect(vaultFromConfig({ dataDir: dir }, clock).open(afterPrune.ciphertext, 't')).toBe('378282246310005');
   });
 
   it('file: refuses to open when the key file is missing, without creating one', () => {
