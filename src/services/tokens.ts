@@ -367,22 +367,24 @@ export class TokenService {
 
   async #insert(
     partnerId: string,
-    secret: {
-      kind: TokenKind;
-      plain: string;
-      last4: string;
-      paymentMethodTypeId: number;
-      expMonth?: string;
-      expYear?: string;
-      routingNumber?: string;
-      accountType?: number;
-      checkType?: number | null;
-      bankCountry?: string;
-      nameOnAccount?: string | null;
-    },
+    secret: TokenSecret,
     holder: HolderFields,
     db: DbOrTx,
   ): Promise<StoredToken> {
+    const constituent = optional(holder.externalConstituentId);
+    if (constituent && !optional(holder.customerKey)) {
+      // One customer per constituent also when two of its cards are stored at once: the second
+      // waits for the first's key (a transaction lock, released at commit; a savepoint inside a
+      // caller's transaction holds it to that transaction's end).
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`customer:${partnerId}:${constituent}`}, 0))`);
+        return this.#write(partnerId, secret, holder, tx);
+      });
+    }
+    return this.#write(partnerId, secret, holder, db);
+  }
+
+  async #write(partnerId: string, secret: TokenSecret, holder: HolderFields, db: DbOrTx): Promise<StoredToken> {
     const id = this.#ids.uuid();
     const sealed = this.#vault.seal(secret.plain, secretContext(id));
     const customerKey = await this.#customerKeyFor(partnerId, holder, db);
@@ -427,6 +429,21 @@ export class TokenService {
       RETURNING gateway_key`);
     return toStoredToken({ ...row, gatewayKey: Number(rowsOf<{ gateway_key: number | string }>(result)[0]!.gateway_key) });
   }
+}
+
+/** What a token keeps of the card or account, the number sealed. */
+interface TokenSecret {
+  kind: TokenKind;
+  plain: string;
+  last4: string;
+  paymentMethodTypeId: number;
+  expMonth?: string;
+  expYear?: string;
+  routingNumber?: string;
+  accountType?: number;
+  checkType?: number | null;
+  bankCountry?: string;
+  nameOnAccount?: string | null;
 }
 
 /** The rows of `db.execute`: node-postgres and PGlite both answer an object with `rows`. */

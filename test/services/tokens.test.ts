@@ -95,6 +95,13 @@ describe('TokenService.tokenizeCard', () => {
     expect(list.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
     expect(await ctx.services.tokens.listByConstituent(ctx.forProfit.ClientId, 'donor-77')).toEqual([]);
   });
+
+  it('gives one customer key to cards of a new constituent stored at the same moment', async () => {
+    const stored = await Promise.all(
+      Array.from({ length: 8 }, () => ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, card({ externalConstituentId: 'donor-at-once' }))),
+    );
+    expect(new Set(stored.map((t) => t.customerKey)).size).toBe(1);
+  });
 });
 
 describe('TokenService.tokenizeBankAccount', () => {
