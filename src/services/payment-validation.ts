@@ -198,11 +198,11 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   const type = input.paymentMethodTypeId?.trim();
   if (type !== undefined && type !== '' && type !== '7') v.add(ErrorCode.InvalidValue, 'PaymentMethodTypeId', 'must be 7 (ACH) when sent');
 
+  v.maxLength('NameOnCheck', input.nameOnCheck);
   if (input.tokenRef !== undefined) {
     return { violations: v.list, method: { kind: 'token', ref: input.tokenRef, name: input.nameOnCheck?.trim() || undefined } };
   }
 
-  v.maxLength('NameOnCheck', input.nameOnCheck);
   v.required('NameOnCheck', input.nameOnCheck);
   v.maxLength('CheckNumber', input.checkNumber);
   v.check('CheckNumber', input.checkNumber, (c) => (/^\d{1,10}$/.test(c) ? undefined : 'must be digits'));

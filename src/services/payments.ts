@@ -1,6 +1,6 @@
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Clock } from '../clock.ts';
-import { cardBrand, checkExpiry, type CardPaymentMethodTypeId } from '../domain/cards.ts';
+import { cardBrand, checkCvv, checkExpiry, type CardPaymentMethodTypeId } from '../domain/cards.ts';
 import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import type { FeeBreakdown } from '../domain/fees.ts';
 import { MAX_CENTS } from '../domain/money.ts';
@@ -350,6 +350,9 @@ export class PaymentService {
         if (token.kind === 'card') {
           const expired = checkExpiry(token.expMonth, token.expYear, this.#clock.now());
           if (expired.length > 0) throw bad(ErrorCode.CardExpired, field, 'is a card that has expired');
+          // The CVV's length depends on the brand, known only now: 4 digits for American Express, else 3.
+          const cvvProblem = checkCvv(method.cvv, cardBrand(token.paymentMethodTypeId as CardPaymentMethodTypeId));
+          if (cvvProblem) throw bad(ErrorCode.InvalidFormat, 'CVNum', cvvProblem.message);
           return {
             kind: 'card',
             number: plain,

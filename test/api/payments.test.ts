@@ -5,7 +5,7 @@ import { cryptoIds } from '../../src/ids.ts';
 import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import { createServices } from '../../src/services/index.ts';
 import { openPostgres, openStore } from '../../src/store/database.ts';
-import { type TestContext, createTestContext, seedTestPartner, withSimulator } from '../helpers/context.ts';
+import { type TestContext, cardPaymentInput, createTestContext, seedTestPartner, withSimulator } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 import { type Body, ach } from './refund-void-fixtures.ts';
@@ -451,6 +451,24 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     expect(ctx.services.payments.validateCard({ ...input, cvNum: '12' }).violations).toEqual([expect.objectContaining({ field: 'CVNum' })]);
     const ok = ctx.services.payments.validateCard({ ...input, cvNum: '1234' });
     expect(ok).toEqual({ violations: [], method: { kind: 'token', ref: 'some-token', cvv: '1234', name: undefined } });
+  });
+
+  it("checks a stored card's CVNum against its brand, and a stored account's NameOnCheck length", async () => {
+    const partner = { id: ctx.nonProfit.ClientId, name: ctx.nonProfit.name, kind: ctx.nonProfit.kind };
+    const visa = await ctx.services.tokens.tokenizeCard(partner.id, { cardNumber: '4242424242424242', expMonth: '12', expYear: '35', source: 'api' });
+    const amex = await ctx.services.tokens.tokenizeCard(partner.id, { cardNumber: '378282246310005', expMonth: '12', expYear: '35', source: 'api' });
+    const paid = (tokenRef: string, cvNum: string) =>
+      ctx.services.payments.payCard(partner, { ...cardPaymentInput(1_000), cardNum: undefined, expMonth: undefined, expYear: undefined, tokenRef, cvNum });
+    const before = await paymentCount();
+    await expect(paid(visa.id, '1234')).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
+    await expect(paid(amex.id, '123')).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
+    expect(await paymentCount()).toBe(before);
+    expect((await paid(visa.id, '123')).payment.successful).toBe(true);
+    expect((await paid(amex.id, '1234')).payment.successful).toBe(true);
+
+    const account = await ctx.services.tokens.tokenizeBankAccount(partner.id, { routingNumber: '021000021', accountNumber: '123456789', accountType: 1, source: 'api' });
+    const long = ctx.services.payments.validateAch({ lines: [], email: 'ada@example.org', ipAddress: '203.0.113.9', state: 'NY', tokenRef: account.id, nameOnCheck: 'A'.repeat(300) });
+    expect(long.violations).toEqual([expect.objectContaining({ code: 1002, field: 'NameOnCheck' })]);
   });
 
   it('reports every broken field at once', async () => {
