@@ -257,17 +257,13 @@ describe('amounts and fees of a charge', () => {
 });
 
 describe('exactly once across crashes and reruns', () => {
+  /** A worker of its own, with fault hooks. */
+  const workerWith = (faults: NonNullable<ConstructorParameters<typeof BillingService>[0]['faults']>) =>
+    new BillingService({ store: ctx.store, clock: ctx.clock, ids: cryptoIds, payments: ctx.services.payments, retryDays: [1, 3, 7], faults });
   const crashingWorker = (when: 'afterCharge') =>
-    new BillingService({
-      store: ctx.store,
-      clock: ctx.clock,
-      ids: cryptoIds,
-      payments: ctx.services.payments,
-      retryDays: [1, 3, 7],
-      faults: {
-        [when]: () => {
-          throw new Error('simulated crash');
-        },
+    workerWith({
+      [when]: () => {
+        throw new Error('simulated crash');
       },
     });
 
@@ -296,17 +292,10 @@ describe('exactly once across crashes and reruns', () => {
     const ending = await profile({ TokenGuid: card.id, EndDate: '2026-12-21' });
     const monthly = await profile({ TokenGuid: card.id });
     at('2026-12-21');
-    const worker = new BillingService({
-      store: ctx.store,
-      clock: ctx.clock,
-      ids: cryptoIds,
-      payments: ctx.services.payments,
-      retryDays: [1, 3, 7],
-      faults: {
-        afterCharge: async (profileId) => {
-          if (profileId === ending) expect((await updateProfile(ctx, { RecurringProfileGuid: ending, EndDate: '2027-12-31' })).statusCode).toBe(200);
-          if (profileId === monthly) expect((await updateProfile(ctx, { RecurringProfileGuid: monthly, BillingFrequency: 'Annually' })).statusCode).toBe(200);
-        },
+    const worker = workerWith({
+      afterCharge: async (profileId) => {
+        if (profileId === ending) expect((await updateProfile(ctx, { RecurringProfileGuid: ending, EndDate: '2027-12-31' })).statusCode).toBe(200);
+        if (profileId === monthly) expect((await updateProfile(ctx, { RecurringProfileGuid: monthly, BillingFrequency: 'Annually' })).statusCode).toBe(200);
       },
     });
     // The charge's move was worked out from the old terms: not applied, the update stands. The
