@@ -352,9 +352,7 @@ export class PayLinkCheckoutService {
         completed = await this.#completeWithCard(link, lease, token.id);
         if (!completed) {
           // Another submission stored the link's card meanwhile: this one is not the link's.
-          await this.#tokens.delete(link.partner.id, token.id).catch((err: unknown) => {
-            this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (err as Error)?.name }, 'pay link card stored after the link was lost, and not deleted');
-          });
+          await this.#deleteUnrecordedCard(link, token.id, 'pay link card stored after the link was lost, and not deleted');
           return this.#notHeld(link);
         }
       }
@@ -377,13 +375,16 @@ export class PayLinkCheckoutService {
     } catch (err) {
       const now = await this.#links.find(link.id).catch(() => undefined);
       if (now?.status === 'completed' && now.tokenId === tokenId) return true;
-      if (now) {
-        await this.#tokens.delete(link.partner.id, tokenId).catch((e: unknown) => {
-          this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (e as Error)?.name }, 'pay link card stored but not recorded on the link, and not deleted');
-        });
-      }
+      if (now) await this.#deleteUnrecordedCard(link, tokenId, 'pay link card stored but not recorded on the link, and not deleted');
       throw err;
     }
+  }
+
+  /** Deletes a card stored for a link that did not record it (best effort; logged when it fails). */
+  async #deleteUnrecordedCard(link: PayLink, tokenId: string, failure: string): Promise<void> {
+    await this.#tokens.delete(link.partner.id, tokenId).catch((err: unknown) => {
+      this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (err as Error)?.name }, failure);
+    });
   }
 
   /** WorkflowType 4: the customer's active cards, newest first. */

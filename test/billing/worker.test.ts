@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeeSchedule } from '../../src/domain/fee-schedule.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { BillingService, DEFAULT_LEASE_MS } from '../../src/services/billing.ts';
-import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { type TestContext, createTestContext, withSimulator } from '../helpers/context.ts';
 import {
   DECLINED_CARD,
   bankToken,
@@ -347,16 +347,10 @@ describe('exactly once across crashes and reruns', () => {
     const card = await cardToken(ctx, ctx.nonProfit);
     const guid = await profile({ TokenGuid: card.id });
     at('2026-12-21');
-    const sim = ctx.services.processorAdapters.get('simulator')!;
-    const sale = sim.sale;
-    sim.sale = async () => {
+    const timedOut = async (): Promise<never> => {
       throw new Error('read timeout');
     };
-    try {
-      expect(await run()).toMatchObject({ charged: 1, approved: 0, declined: 0, deferred: 1 });
-    } finally {
-      sim.sale = sale;
-    }
+    expect(await withSimulator(ctx.services, { sale: timedOut }, () => run())).toMatchObject({ charged: 1, approved: 0, declined: 0, deferred: 1 });
     expect(await profilePayments(ctx, guid)).toEqual([expect.objectContaining({ bill_date: '2026-12-21', payment_result: 2, successful: false })]);
     expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2026-12-21', failed_attempts: 0 });
     // After the lease, the next run finds it still held: no second charge, LastFailure says why.

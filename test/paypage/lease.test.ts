@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { PaymentResult } from '../../src/domain/payment-status.ts';
 import type { SaleRequest, SaleResult } from '../../src/processors/processor.ts';
 import { PAY_LINK_LEASE_MS, payLinkRef } from '../../src/services/paylinks.ts';
-import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { type TestContext, createTestContext, withSimulator } from '../helpers/context.ts';
 import { CARD, createLink, csrfOf, openPage, paymentCount, redirectQuery, submit } from './paylink-helpers.ts';
 
 /**
@@ -166,22 +166,16 @@ describe('a processor call whose outcome is unknown (a timeout: it may have char
   it('tells the payer not to pay again and keeps the link closed, after its lease too: no second charge', async () => {
     const { id } = await createLink(ctx);
     const [formA, formB] = await twoForms(id);
-    const sim = simulator();
-    const original = sim.sale;
-    sim.sale = async () => {
+    const timedOut = async (): Promise<never> => {
       throw new Error('read timeout');
     };
-    restore.push(() => {
-      sim.sale = original;
-    });
-    const first = await submit(ctx, id, CARD, { csrf: formA });
+    const first = await withSimulator(ctx.services, { sale: timedOut }, () => submit(ctx, id, CARD, { csrf: formA }));
     expect(first.statusCode).toBe(409);
     const [held] = await lastPayments(1);
     expect(held!.payment_result).toBe(PaymentResult.Processing);
     expect(first.body).toContain(`Please do not pay again: Test Charity Partner will confirm whether it went through. Your reference: ${held!.id}.`);
 
     // The bank answers again; the link still takes no payment, even once the lease has lapsed.
-    sim.sale = original;
     const count = await paymentCount(ctx);
     ctx.clock.advance(PAY_LINK_LEASE_MS + 1000);
     const second = await submit(ctx, id, CARD, { csrf: formB });
