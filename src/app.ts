@@ -9,7 +9,7 @@ import { registerOpenApi } from './api/openapi.ts';
 import { clientErrorResponse, sendBrokenRules, sendProblem } from './api/problems.ts';
 import { ErrorCode } from './domain/error-codes.ts';
 import { BrokenRule, ProblemDetails } from './api/wire.ts';
-import { gatewayPlugin } from './gateway/plugin.ts';
+import { GATEWAY_PATH, gatewayPlugin } from './gateway/plugin.ts';
 import { httpsServerOptions } from './gateway/transport.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
 import { loggerOptions } from './logging.ts';
@@ -106,11 +106,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);
+    // The gateway's clients read SOAP faults or plain text, never problem details (docs/errors.md).
+    const path = request.url.toLowerCase().split('?')[0]!;
+    const gateway = path === GATEWAY_PATH || path.startsWith(`${GATEWAY_PATH}/`);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return sendProblem(reply, 405, `${request.method} is not allowed here; use ${allowed.join(' or ')}.`);
+      const message = `${request.method} is not allowed here; use ${allowed.join(' or ')}.`;
+      return gateway ? reply.code(405).type('text/plain; charset=utf-8').send(message) : sendProblem(reply, 405, message);
     }
-    return sendProblem(reply, 404, 'No such resource.');
+    return gateway ? reply.code(404).type('text/plain; charset=utf-8').send('No such resource.') : sendProblem(reply, 404, 'No such resource.');
   });
   return app;
 }

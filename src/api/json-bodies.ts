@@ -12,7 +12,10 @@ export function acceptJsonBodies(app: FastifyInstance) {
   const fastifyParse = app.getDefaultJsonParser('error', 'error');
   // Fastify's parser answers a `__proto__` key (refused: prototype pollution) like broken JSON;
   // valid JSON that it refused had such a key, and the partner is told so.
-  const parse: typeof fastifyParse = (request, body, done) =>
+  const parse: typeof fastifyParse = (request, body, done) => {
+    // A call that takes no body (DELETE /api/paylink, ...) ignores an empty one, as ASP.NET Core
+    // does: many clients send their JSON Content-Type on every request.
+    if (!request.routeOptions.schema?.body && body.toString().trim() === '') return done(null, undefined);
     fastifyParse(request, body, (error, value) => {
       if ((error as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
         const message = "The request body has a '__proto__' or 'constructor.prototype' key, which is refused (prototype pollution).";
@@ -20,6 +23,7 @@ export function acceptJsonBodies(app: FastifyInstance) {
       }
       done(error, value);
     });
+  };
   // Surface A reads JSON only: anything else is 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);

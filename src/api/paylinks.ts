@@ -18,7 +18,7 @@ import { wireCardType } from './card-type.ts';
 import { PaymentResponse, type PaymentResponseWire, paymentToWire, usePaymentResponseSchema } from './payments.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
-import { JSON_CONSUMES, Nullable, notFound } from './wire.ts';
+import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 
 /** POST and DELETE /api/paylink, GET /api/paylinkResult (issue 7). The page itself is src/paypage. */
 
@@ -45,8 +45,8 @@ const PaymentLine = Type.Object(
 const PayLinkRequest = Type.Object(
   {
     ApiKey: Type.String({ minLength: 1, description: "The partner's pay-link API key (issued with its credentials)." }),
-    ProcessorGuid: Type.Optional(Type.String({ description: 'Processor for the payment; required for a for-profit partner.' })),
-    IntegrationSource: Type.Optional(Type.String({ description: 'internal use' })),
+    ProcessorGuid: Type.Optional(Guid({ description: 'Processor for the payment; required for a for-profit partner.' })),
+    IntegrationSource: Type.Optional(Guid({ description: 'internal use' })),
     IpAddress: text('IpAddress', "The payer's IP for the payment; default: the browser's address."),
     RedirectUrl: Type.String({ maxLength: MAX.RedirectUrl, description: 'Absolute http(s) URL the payer is sent to after payment, with responseToken.' }),
     PaymentLines: Type.Optional(Type.Array(PaymentLine, { maxItems: MAX_PAY_LINK_LINES, description: 'Required for a payment link; empty for WorkflowType 3 and 4.' })),
@@ -70,7 +70,7 @@ const PayLinkRequest = Type.Object(
     Country: text('Country'),
     Phone: text('Phone', 'North American or Australian number.'),
     TokenizeCard: Type.Optional(Type.Boolean({ description: 'Store the card or bank account used.' })),
-    TokenGuid: Type.Optional(Type.String({ description: 'A stored card or bank account the page offers to pay with.' })),
+    TokenGuid: Type.Optional(Guid({ description: 'A stored card or bank account the page offers to pay with.' })),
     ExternalCardToken: text('ExternalCardToken', 'A CcInfoKey the page offers to pay with.'),
     ExternalCheckToken: text('ExternalCheckToken', 'A CheckInfoKey the page offers to pay with.'),
     ExternalEventId: text('ExternalEventId'),
@@ -117,7 +117,7 @@ function storedCardToWire(result: Extract<PayLinkResult, { kind: 'token' }>): Pa
     ProcessorMessage: null,
     AuthCode: null,
     TransactionId: null,
-    PaymentGuid: '00000000-0000-0000-0000-000000000000',
+    PaymentGuid: EMPTY_GUID,
     PaymentId: 0,
     ResponseCode: '0',
     PaymentResult: 3,
@@ -134,7 +134,7 @@ function storedCardToWire(result: Extract<PayLinkResult, { kind: 'token' }>): Pa
     ExternalConstituentId: t.externalConstituentId,
     TokenGuid: t.id,
     TransactionFees: [],
-    OrganizationGuid: null,
+    OrganizationGuid: EMPTY_GUID,
     ProcessorGuid: null,
     FirstName: t.firstName,
     LastName: t.lastName,

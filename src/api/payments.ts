@@ -12,7 +12,7 @@ import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
 import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
-import { Guid, JSON_CONSUMES, Nullable } from './wire.ts';
+import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable } from './wire.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
 
@@ -119,7 +119,7 @@ export const PaymentResponse = Type.Object(
     ExternalConstituentId: str,
     TokenGuid: Nullable(Type.String({ format: 'uuid' })),
     TransactionFees: Type.Array(Type.Ref('FeeBreakdown')),
-    OrganizationGuid: Nullable(Type.String({ format: 'uuid' })),
+    OrganizationGuid: Type.String({ format: 'uuid', description: `internal use; ${EMPTY_GUID} when the payment has no organization (a for-profit partner's).` }),
     ProcessorGuid: Nullable(Type.String({ format: 'uuid' })),
     FirstName: str,
     LastName: str,
@@ -178,7 +178,7 @@ export function paymentToWire({ payment: p, lines }: PaymentRecord): PaymentResp
     ExternalConstituentId: p.externalConstituentId,
     TokenGuid: p.tokenId,
     TransactionFees: lines.map(feeBreakdownToWire),
-    OrganizationGuid: p.organizationId,
+    OrganizationGuid: p.organizationId ?? EMPTY_GUID,
     ProcessorGuid: p.processorId,
     FirstName: p.firstName,
     LastName: p.lastName,

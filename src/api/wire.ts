@@ -56,6 +56,12 @@ export function Text(maxLength?: number, extra: Record<string, unknown> = {}) {
   return Type.String(maxLength === undefined ? extra : { maxLength, ...extra });
 }
 
+/**
+ * What a uuid field the contract does not make nullable says for "none" (the original's default
+ * Guid): typed clients read the field into a non-nullable Guid.
+ */
+export const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
+
 export const Guid = (extra: Record<string, unknown> = {}) => Type.String({ format: 'uuid', ...extra });
 
 /** A date-time in ISO 8601 UTC: 2026-11-21T17:30:00.000Z */

@@ -286,6 +286,20 @@ describe('DELETE /api/paylink', () => {
     expect((await openPage(ctx, id)).res.statusCode).toBe(200);
   });
 
+  it('ignores an empty body sent with a JSON Content-Type (clients that send the header on every call)', async () => {
+    const { id, url } = await createLink(ctx);
+    for (const type of ['application/json-patch+json', 'application/json']) {
+      const res = await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?PayLinkId=${id}`, headers: { 'content-type': type }, payload: '' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ PayLinkUrl: url });
+    }
+    expect((await openPage(ctx, id)).res.statusCode).toBe(410);
+    // A call that takes a body still needs one.
+    const empty = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/paylink', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual([expect.objectContaining({ ErrorCode: 1000, Message: 'The request body is empty.' })]);
+  });
+
   it('binds the query name case-insensitively and requires it', async () => {
     const { id } = await createLink(ctx);
     expect((await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/paylink?paylinkid=${id}` })).statusCode).toBe(200);

@@ -309,6 +309,19 @@ describe('DELETE /api/recurringProfile', () => {
     expect(await profileRow(ctx, guid)).toMatchObject({ status: 'cancelled', amount_cents: 2500 });
   });
 
+  it('ignores an empty body sent with a JSON Content-Type', async () => {
+    const guid = (await createProfile(ctx, base())).json().RecurringProfileGuid;
+    const res = await ctx.as(ctx.nonProfit, {
+      method: 'DELETE',
+      url: `/api/recurringProfile?RecurringProfileGuid=${guid}`,
+      headers: { 'content-type': 'application/json-patch+json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ Successful: true, RecurringProfileGuid: guid });
+    expect(await profileRow(ctx, guid)).toMatchObject({ status: 'cancelled' });
+  });
+
   it("answers 404 for an unknown profile and another partner's, 400 for a malformed guid", async () => {
     const guid = (await createProfile(ctx, base())).json().RecurringProfileGuid;
     const theirs = await cancelProfile(ctx, guid, ctx.forProfit);

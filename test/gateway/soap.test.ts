@@ -185,6 +185,22 @@ describe('HTTP POST', () => {
     const unknown = await formPost(ctx, 'GetContracts', {});
     expect(unknown.statusCode).toBe(404);
   });
+
+  it('answers a method the gateway does not take in plain text, as its other refusals, not with problem details', async () => {
+    const get = await ctx.app.inject({ method: 'GET', url: '/admin/ws/recurring.asmx/GetToken?CcAccountNum=1' });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(get.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(get.body).toBe('GET is not allowed here; use POST.');
+    const put = await ctx.app.inject({ method: 'PUT', url: '/admin/ws/Recurring.asmx' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const deeper = await ctx.app.inject({ method: 'GET', url: '/admin/ws/recurring.asmx/GetToken/more' });
+    expect(deeper.statusCode).toBe(404);
+    expect(deeper.headers['content-type']).toBe('text/plain; charset=utf-8');
+    // The JSON API keeps its problem details.
+    expect((await ctx.app.inject({ method: 'PUT', url: '/api/fee' })).headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  });
 });
 
 describe('business errors are HTTP 200 with code and error', () => {

@@ -299,6 +299,7 @@ describe('WorkflowType 3: store a card without paying', () => {
     expect(confirmed.json()).toMatchObject({
       Successful: true,
       PaymentGuid: '00000000-0000-0000-0000-000000000000',
+      OrganizationGuid: '00000000-0000-0000-0000-000000000000',
       TotalAmount: 0,
       TokenGuid: query.get('TokenGuid'),
       ExternalConstituentId: 'donor-wt3',
