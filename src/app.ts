@@ -50,6 +50,12 @@ export function fastifyTrustProxy(trust: boolean | number | string): boolean | s
 }
 
 /** Builds the whole service: surface A, surface B, the pay page, docs and health. */
+/** The gateway's clients read SOAP faults or plain text, never problem details (docs/errors.md). */
+function isGatewayUrl(url: string): boolean {
+  const path = url.toLowerCase().split('?')[0]!;
+  return path === GATEWAY_PATH || path.startsWith(`${GATEWAY_PATH}/`);
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const { config } = services;
@@ -63,6 +69,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     forceCloseConnections: 'idle',
+    // Fastify's default is no limit: a body that stalls held its connection (and memory) for as
+    // long as the client liked; 19,500 of them from one client neared the open-file limit (a
+    // robustness audit). Node checks the limits every connectionsCheckingInterval, and only as
+    // given when the server is made (set afterwards, as Fastify sets requestTimeout, it did not
+    // apply), with the headers' limit no longer than the whole request's.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)),
+    },
     return503OnClosing: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
@@ -94,6 +111,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   routes.track(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // No content coding is decoded here: a gzip body was read as if plain (RFC 9110 8.4: 415).
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity') {
+      const message = 'No Content-Encoding is supported: send the body uncompressed.';
+      reply.header('Accept-Encoding', 'identity');
+      return isGatewayUrl(request.url) ? reply.code(415).type('text/plain; charset=utf-8').send(message) : sendProblem(reply, 415, message);
+    }
   });
   app.addSchema(BrokenRule);
   app.addSchema(ProblemDetails);
@@ -106,9 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = routes.allowedMethods(request.url);
-    // The gateway's clients read SOAP faults or plain text, never problem details (docs/errors.md).
-    const path = request.url.toLowerCase().split('?')[0]!;
-    const gateway = path === GATEWAY_PATH || path.startsWith(`${GATEWAY_PATH}/`);
+    const gateway = isGatewayUrl(request.url);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       const message = `${request.method} is not allowed here; use ${allowed.join(' or ')}.`;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseCutoff } from './domain/settlement-cutoff.ts';
 import { parseRetryDays } from './domain/billing-profile.ts';
+import { absoluteHttpUrlProblem } from './domain/http-url.ts';
 
 /**
  * One typed configuration, read from the environment once. Every variable is listed in the
@@ -50,6 +51,8 @@ export interface Config {
   billingIntervalMs: number;
   /** On SIGTERM/SIGINT: how long requests in flight may finish before open connections are closed (SHUTDOWN_GRACE). */
   shutdownGraceMs: number;
+  /** A request (headers and body) must arrive within this; a slower one is answered 408 and closed. */
+  requestTimeoutMs: number;
   /** Recurring billing: days after a bill date on which a declined charge is retried (BILLING_RETRY_DAYS). */
   billingRetryDays: number[];
   /** Pay page: the CSP frame-ancestors source list (FRAME_ANCESTORS); `'none'` forbids embedding. */
@@ -146,6 +149,14 @@ function baseUrl(raw: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** PROVIDER_URL: the pay page's default "Powered by" link, held to the rules of the PoweredByUrl it stands in for. */
+function providerUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const problem = absoluteHttpUrlProblem(raw);
+  if (problem) throw new ConfigError(`PROVIDER_URL ${problem}, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(raw: string | undefined): string {
@@ -199,12 +210,13 @@ export function loadConfig(env: Env = process.env): Config {
     billingWorker: bool(env, 'BILLING_WORKER', true),
     billingIntervalMs: int(env, 'BILLING_INTERVAL', 300, 5, 86_400) * 1000,
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE', 30, 1, 3600) * 1000,
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT', 60, 1, 3600) * 1000,
     billingRetryDays: retryDays(env, 'BILLING_RETRY_DAYS', '1,3,7'),
     frameAncestors: frameAncestors(env, 'FRAME_ANCESTORS'),
     payLinkSubmitLimitPerLink: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_LINK', 10, 1),
     payLinkSubmitLimitPerIp: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_IP', 30, 1),
     providerName: env.PROVIDER_NAME?.trim() || 'Payments',
-    providerUrl: env.PROVIDER_URL?.trim() || publicBaseUrl,
+    providerUrl: providerUrl(env.PROVIDER_URL?.trim()) ?? publicBaseUrl,
     tlsCertFile,
     tlsKeyFile,
   };

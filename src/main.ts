@@ -13,8 +13,16 @@ import { openStore } from './store/database.ts';
 /** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
 type DemoProcessors = Map<string, { id: string; mkey: string | null }[]>;
 
-/** Demo secrets saved at first start that were rotated since (payments partner rotate-secret / rotate-api-key). */
-type StaleSecrets = Map<string, { secret: boolean; apiKey: boolean }>;
+/**
+ * Demo secrets saved at first start that were rotated since (payments partner rotate-secret /
+ * rotate-api-key; gateway-user reset-password, keyed by Username).
+ */
+interface StaleSecrets {
+  partners: Map<string, { secret: boolean; apiKey: boolean }>;
+  gatewayPasswords: Set<string>;
+}
+
+const rotated = ' (rotated since: no longer valid; the CLI printed the new one)';
 
 function banner(config: Config, credentials: DemoCredentials | undefined, processors: DemoProcessors, staleSecrets: StaleSecrets): string {
   const base = config.publicBaseUrl;
@@ -27,8 +35,7 @@ function banner(config: Config, credentials: DemoCredentials | undefined, proces
   if (credentials) {
     lines.push('', `Demo partners (kept in ${credentialsPath(config.dataDir)}):`);
     for (const p of credentials.partners) {
-      const stale = staleSecrets.get(p.ClientId);
-      const rotated = ' (rotated since: no longer valid; the CLI printed the new one)';
+      const stale = staleSecrets.partners.get(p.ClientId);
       lines.push(
         `  ${p.name} (${p.kind})`,
         `    ClientId:     ${p.ClientId}`,
@@ -38,7 +45,8 @@ function banner(config: Config, credentials: DemoCredentials | undefined, proces
       for (const proc of processors.get(p.ClientId) ?? []) lines.push(`    ProcessorGuid: ${proc.id}${proc.mkey ? ` (MKey ${proc.mkey})` : ''}`);
     }
     for (const u of credentials.gatewayUsers) {
-      lines.push(`  Gateway user: Username ${u.Username}  Password ${u.Password}  Vendor ${u.Vendor}`);
+      const stale = staleSecrets.gatewayPasswords.has(u.Username) ? ' (reset since: no longer valid; the CLI printed the new one)' : '';
+      lines.push(`  Gateway user: Username ${u.Username}  Password ${u.Password}${stale}  Vendor ${u.Vendor}`);
     }
     const first = credentials.partners[0];
     if (first) {
@@ -113,14 +121,19 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
   const processors: DemoProcessors = new Map();
-  const staleSecrets: StaleSecrets = new Map();
+  const staleSecrets: StaleSecrets = { partners: new Map(), gatewayPasswords: new Set() };
   for (const p of credentials?.partners ?? []) {
     processors.set(p.ClientId, (await services.partners.listProcessors(p.ClientId)).map((r) => ({ id: r.id, mkey: r.mkey })));
     // The file keeps what first start made; an operator may have rotated them since (an operator audit found the banner printing dead secrets).
-    staleSecrets.set(p.ClientId, {
+    staleSecrets.partners.set(p.ClientId, {
       secret: !(await services.partners.verifyClientSecret(p.ClientId, p.ClientSecret)),
       apiKey: !(await services.partners.verifyApiKey(p.ClientId, p.ApiKey)),
     });
+  }
+  for (const u of credentials?.gatewayUsers ?? []) {
+    // 'disabled' is said only for the right password: the password itself is still the valid one.
+    const login = await services.gatewayUsers.authenticate(u.Username, u.Password);
+    if (!login.ok && login.reason === 'invalid') staleSecrets.gatewayPasswords.add(u.Username);
   }
   process.stdout.write(banner(config, credentials, processors, staleSecrets));
 
@@ -143,6 +156,7 @@ async function main() {
     } finally {
       lock?.release();
     }
+    app.log.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

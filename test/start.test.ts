@@ -2,7 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliProcess, startService } from './helpers/process.ts';
+import { spawn, spawnSync } from 'node:child_process';
+import { oldNodeMessage } from '../bin/node-version.js';
+import { freePort, runCliProcess, startService } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
@@ -13,6 +15,13 @@ beforeAll(async () => {
   ({ env, cleanup } = await processStore('start'));
 });
 afterAll(() => cleanup());
+
+/** Whether the banner marks the demo gateway user's password as no longer valid. */
+function gatewayPasswordMarked(output: string): boolean {
+  const line = /Gateway user: .*/.exec(output)?.[0];
+  expect(line).toBeDefined();
+  return line!.includes('(reset since: no longer valid');
+}
 
 describe('npm start', () => {
   it('seeds the demo once, prints working credentials and a curl, and prints the same ones on the next start', async () => {
@@ -32,6 +41,8 @@ describe('npm start', () => {
 
       const file = join(env.DATA_DIR!, 'demo-credentials.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
+      // The embedded database holds payer data: its directory is the owner's alone, whatever the umask.
+      if (!env.DATABASE_URL) expect(statSync(join(env.DATA_DIR!, 'pglite')).mode & 0o777).toBe(0o700);
       const saved = JSON.parse(readFileSync(file, 'utf8'));
       expect(saved.partners.map((p: { kind: string }) => p.kind)).toEqual(['non-profit', 'for-profit']);
       for (const p of saved.partners) {
@@ -65,15 +76,65 @@ describe('npm start', () => {
     const saved = JSON.parse(readFileSync(join(env.DATA_DIR!, 'demo-credentials.json'), 'utf8'));
     const merchantId = saved.partners.find((p: { kind: string }) => p.kind === 'for-profit').ClientId as string;
     expect((await runCliProcess(['partner', 'rotate-secret', merchantId], env)).code).toBe(0);
-    const third = await startService(env);
+    const gatewayUser = saved.gatewayUsers[0].Username as string;
+    expect(gatewayPasswordMarked(firstOutput)).toBe(false);
+    expect((await runCliProcess(['gateway-user', 'reset-password', gatewayUser], env)).code).toBe(0);
+    const third = await startService({ ...env, LOG_LEVEL: 'info' });
     try {
       const stale = [...third.output().matchAll(/ClientSecret: \S+( \(rotated since: no longer valid[^)]*\))?/g)].map((m) => Boolean(m[1]));
       expect(stale).toEqual([false, true]);
       expect(third.output()).not.toMatch(/ApiKey: +\S+ \(rotated/);
+      // So is a demo gateway password reset since (a fresh-machine audit found it printed as valid).
+      expect(gatewayPasswordMarked(third.output())).toBe(true);
     } finally {
       expect(await third.stop()).toBe(0);
     }
+    // The service says when it has stopped (and its data directory is free).
+    expect(third.output()).toMatch(/"msg":"stopped"/);
   }, 180_000);
+
+  it('stops when npm itself gets SIGTERM (a process manager signals the process it started)', async () => {
+    // npm runs the script through sh, which died on SIGTERM without passing it on: the service
+    // kept serving, and holding its data directory (a fresh-machine audit).
+    const port = await freePort();
+    const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, 'start']] as const : ['npm', ['start']] as const;
+    // Its own process group, so that whatever this test leaves (a failure's orphan) is killed after.
+    const child = spawn(npm[0], [...npm[1]], { cwd: join(import.meta.dirname, '..'), detached: true, env: { ...process.env, ...env, DEMO: 'off', LOG_LEVEL: 'info', PORT: String(port) } });
+    try {
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const deadline = Date.now() + 60_000;
+      while (!out.includes('Payment service listening on') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('Payment service listening on');
+      child.kill('SIGTERM');
+      await exited;
+      // npm waited for the service, which stopped as on Ctrl-C: nothing answers on its port any more.
+      expect(out).toMatch(/"msg":"stopped"/);
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group is gone: nothing was left.
+      }
+    }
+  }, 120_000);
+
+  it('says which Node.js it needs when an older one runs it, instead of a stack trace', async () => {
+    expect(oldNodeMessage('24.0.0')).toBeUndefined();
+    expect(oldNodeMessage('22.12.0')).toMatch(/^This service needs Node\.js 24 or newer .*this is Node\.js v22\.12\.0/);
+    // The machine's system Node, where it is older (Debian's 20 here), refuses both entry points.
+    const system = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+    const old = system.status === 0 && oldNodeMessage(system.stdout.trim().slice(1)) !== undefined;
+    for (const entry of old ? ['bin/start.js', 'bin/payments.js'] : []) {
+      const run = spawnSync('/usr/bin/node', [entry, 'partner', 'list'], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8', env: { ...process.env, DATA_DIR: env.DATA_DIR } });
+      expect(run.status, entry).toBe(2);
+      expect(run.stderr).toMatch(/^This service needs Node\.js 24 or newer/);
+      expect(run.stderr).not.toMatch(/ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /);
+    }
+  });
 
   it('stops after SHUTDOWN_GRACE even while a client holds a half-sent request, and at once on a second signal', async () => {
     for (const secondSignal of [false, true]) {

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { ValidationError } from '../services/errors.ts';
 import { canonicalize, declaresArray, type JsonSchema, repeatedParameter } from './case-insensitive.ts';
+import { utf8Text } from '../utf8-text.ts';
 
 /**
  * JSON bodies as ASP.NET Core accepts them: application/json-patch+json, application/json,
@@ -12,10 +13,14 @@ export function acceptJsonBodies(app: FastifyInstance) {
   const fastifyParse = app.getDefaultJsonParser('error', 'error');
   // Fastify's parser answers a `__proto__` key (refused: prototype pollution) like broken JSON;
   // valid JSON that it refused had such a key, and the partner is told so.
-  const parse: typeof fastifyParse = (request, body, done) => {
+  const parse = (request: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const body = utf8Text(bytes);
+    if (body === undefined) {
+      return done(new ValidationError([{ code: ErrorCode.InvalidRequest, field: 'body', message: 'The request body is not UTF-8 text (JSON is read as UTF-8 only).' }]), undefined);
+    }
     // A call that takes no body (DELETE /api/paylink, ...) ignores an empty one, as ASP.NET Core
     // does: many clients send their JSON Content-Type on every request.
-    if (!request.routeOptions.schema?.body && body.toString().trim() === '') return done(null, undefined);
+    if (!request.routeOptions.schema?.body && body.trim() === '') return done(null, undefined);
     fastifyParse(request, body, (error, value) => {
       if ((error as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
         const message = "The request body has a '__proto__' or 'constructor.prototype' key, which is refused (prototype pollution).";
@@ -26,10 +31,10 @@ export function acceptJsonBodies(app: FastifyInstance) {
   };
   // Surface A reads JSON only: anything else is 415.
   app.removeContentTypeParser(['text/plain', 'application/json']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
-  app.addContentTypeParser('text/json', { parseAs: 'string' }, parse);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, parse);
+  app.addContentTypeParser('text/json', { parseAs: 'buffer' }, parse);
   // Matched against the whole header: parameters such as `; charset=utf-8` may follow.
-  app.addContentTypeParser(/^application\/[\w.-]+\+json(\s*;.*)?$/i, { parseAs: 'string' }, parse);
+  app.addContentTypeParser(/^application\/[\w.-]+\+json(\s*;.*)?$/i, { parseAs: 'buffer' }, parse);
   app.addHook('preValidation', async (request) => {
     // No request of the API nests deeper than a few levels; thousands of levels (which fit in
     // 1 MiB) would overflow recursive code further on (JSON.stringify of a jsonb column): a 500.
@@ -46,31 +51,80 @@ export function acceptJsonBodies(app: FastifyInstance) {
     }
     const schema = request.routeOptions.schema;
     if (!schema) return;
-    if (schema.body && request.body !== undefined) request.body = refuseScalarsForArrays(canonicalize(request.body, schema.body), schema.body as JsonSchema);
+    if (schema.body && request.body !== undefined) request.body = refuseWrongJsonTypes(canonicalize(request.body, schema.body), schema.body as JsonSchema, 'body');
     if (schema.querystring && request.query) {
       const repeated = repeatedParameter(request.query, schema.querystring);
       if (repeated) throw new ValidationError([{ code: ErrorCode.InvalidType, field: repeated, message: `'${repeated}' is given more than once.` }]);
-      request.query = canonicalize(request.query, schema.querystring);
+      request.query = refuseWrongJsonTypes(canonicalize(request.query, schema.querystring), schema.querystring as JsonSchema, 'query');
     }
   });
 }
 
 /**
- * The validator coerces a lone value to a one-item array (query strings need it: `?a=1` and
- * `?a=1&a=2`), which in a JSON body turned `"Transactions": "x"` into a complaint about
- * `Transactions[0]`. A JSON body's array must be an array: a scalar where the schema has one is
- * replaced by an empty object, which the validator reports as "'Transactions' must be an array".
+ * The validator coerces types as query strings need (`?PageSize=10` is text; `?a=1` is one item
+ * of an array). A JSON body has types of its own, and ASP.NET Core's System.Text.Json binds them
+ * strictly: the coercion took `"Recurring": true` as 1 (a daily donation), `["x"]` as "x",
+ * `"FirstName": false` as "false" and `"PayFee": 1` as true (a robustness audit). A value of the
+ * wrong JSON type is replaced by an empty object, which the validator then reports as of the
+ * wrong type (1004): a scalar where an array belongs, an array or a boolean where a scalar of
+ * another type belongs, a number where a boolean belongs, and text that is not a plain integer
+ * (or decimal) where a number belongs (ASP.NET Core reads "12" as 12, not " 1.00 " or "0x10";
+ * query strings are held to that too). Kept, as before: a number where text belongs (25 as
+ * "25"), and "true"/"false" where a boolean belongs.
  */
-function refuseScalarsForArrays(value: unknown, schema: JsonSchema): unknown {
+function refuseWrongJsonTypes(value: unknown, schema: JsonSchema, part: 'body' | 'query'): unknown {
   if (!value || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return schema.items ? value.map((v) => refuseScalarsForArrays(v, schema.items!)) : value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => refuseWrongJsonTypes(v, schema.items!, part)) : value;
   if (!schema.properties) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const sub = schema.properties[key];
-    out[key] = !sub ? v : declaresArray(sub) && v !== null && typeof v !== 'object' ? {} : refuseScalarsForArrays(v, sub);
+    if (!sub || v === null) {
+      out[key] = v;
+    } else if (declaresArray(sub)) {
+      out[key] = part === 'body' && typeof v !== 'object' ? {} : refuseWrongJsonTypes(v, sub, part);
+    } else {
+      const type = scalarType(sub);
+      out[key] = type && wrongType(v, type, part) ? {} : refuseWrongJsonTypes(v, sub, part);
+    }
   }
   return out;
+}
+
+type ScalarType = 'string' | 'integer' | 'number' | 'boolean';
+const SCALARS: readonly string[] = ['string', 'integer', 'number', 'boolean'];
+
+/** The one scalar type a (property) schema takes besides null, if it is one. */
+function scalarType(schema: JsonSchema): ScalarType | undefined {
+  const types = new Set<string>();
+  const collect = (s: JsonSchema) => {
+    for (const t of Array.isArray(s.type) ? s.type : s.type ? [s.type] : []) if (t !== 'null') types.add(t);
+    for (const variant of [...(s.anyOf ?? []), ...(s.oneOf ?? [])]) collect(variant);
+  };
+  collect(schema);
+  const [only] = types;
+  return types.size === 1 && SCALARS.includes(only!) ? (only as ScalarType) : undefined;
+}
+
+function wrongType(value: unknown, type: ScalarType, part: 'body' | 'query'): boolean {
+  if (part === 'query') {
+    // Query values are text: only the number rules apply (repeats are refused before this).
+    return typeof value === 'string' && (type === 'integer' || type === 'number') && !plainNumber(value, type);
+  }
+  if (typeof value === 'object') return true;
+  switch (type) {
+    case 'string':
+      return typeof value === 'boolean';
+    case 'boolean':
+      return typeof value === 'number';
+    default:
+      return typeof value === 'boolean' || (typeof value === 'string' && !plainNumber(value, type));
+  }
+}
+
+/** "12", "-3" (and for a number, "12.50"): what ASP.NET Core reads from text into a number. */
+function plainNumber(text: string, type: 'integer' | 'number'): boolean {
+  return type === 'integer' ? /^-?\d+$/.test(text) : /^-?\d+(\.\d+)?$/.test(text);
 }
 
 function isJson(body: string | Buffer): boolean {

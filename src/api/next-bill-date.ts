@@ -47,6 +47,8 @@ export function nextBillDateRoutes(app: FastifyInstance) {
     async (request) => {
       const date = readBillDate(request.query.Date, 'Date');
       if (typeof date !== 'string') throw violation(date.code, date.field, date.message);
+      // Empty is missing (1001), as for Date; 404 is for a frequency that does not exist.
+      if (request.query.BillingFrequency.trim() === '') throw violation(ErrorCode.Required, 'BillingFrequency', "'BillingFrequency' is required.");
       const frequency = parseBillingFrequency(request.query.BillingFrequency);
       if (!frequency) {
         throw new NotFoundError(`No data found: '${request.query.BillingFrequency.trim()}' is not a BillingFrequency (${FREQUENCIES_TEXT}).`);

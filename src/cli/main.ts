@@ -8,20 +8,9 @@ import { NotFoundError, ValidationError } from '../services/errors.ts';
 import { OperatorInputError } from '../services/partners.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from '../store/data-dir-lock.ts';
 import { openStore, type Store } from '../store/database.ts';
-import { type CliContext, type Command, UsageError, parseCommandArgs } from './command.ts';
+import { type CliContext, type Command, UsageError, parseCommandArgs, wantsHelp, wantsJson } from './command.ts';
 import { commands } from './commands/index.ts';
-
-function help(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  return [
-    'usage: payments <command> [options]   (add --json for machine-readable output)',
-    '',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'The database is the one the server uses: DATABASE_URL, or the embedded one in DATA_DIR',
-    '(which only one process may open at a time).',
-  ].join('\n');
-}
+import { commandHelp, generalHelp, groupCommands, groupHelp } from './help.ts';
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
   for (const words of [2, 1, 3]) {
@@ -42,15 +31,58 @@ function unexpectedMessage(e: unknown): string {
   return shown.message.split('\n')[0]!.trim() || shown.name;
 }
 
+/**
+ * Help asked for with `payments help <words>` (or `--help <words>`): a command's, a group's, or
+ * the general list. Words it does not know are an error, as they would be without `help`.
+ */
+function helpFor(words: string[], out: (line: string) => void, err: (line: string) => void): number {
+  const json = wantsJson(words);
+  const named = words.filter((w) => w !== '--json');
+  if (named.length === 0) {
+    out(generalHelp(commands));
+    return 0;
+  }
+  const found = findCommand(named);
+  if (found) {
+    out(commandHelp(found.command, json));
+    return 0;
+  }
+  const members = groupCommands(commands, named[0]!);
+  if (members.length > 0) {
+    out(groupHelp(named[0]!, members, json));
+    return 0;
+  }
+  err(`error: unknown command: ${named.slice(0, 2).join(' ')}\n\n${generalHelp(commands)}`);
+  return 2;
+}
+
 export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
   const err = (line: string) => process.stderr.write(line + '\n');
-  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
-    out(help());
-    return argv.length === 0 ? 2 : 0;
+  if (argv.length === 0) {
+    out(generalHelp(commands));
+    return 2;
   }
+  if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') return helpFor(argv.slice(1), out, err);
   const found = findCommand(argv);
+  if (found && wantsHelp(found.rest)) {
+    // Before parsing and before the store opens: help answers even beside a mistyped option.
+    out(commandHelp(found.command, wantsJson(found.rest)));
+    return 0;
+  }
   if (!found) {
-    err(`error: unknown command: ${argv.slice(0, 2).join(' ')}\n\n${help()}`);
+    // A group's name (`payments partner`): its commands, not the whole list.
+    const members = groupCommands(commands, argv[0]!);
+    if (members.length > 0 && wantsHelp(argv.slice(1))) {
+      out(groupHelp(argv[0]!, members, wantsJson(argv.slice(1))));
+      return 0;
+    }
+    if (members.length > 0) {
+      // Incomplete (no subcommand) or a subcommand it does not have: a usage error, exit 2.
+      const problem = argv.length === 1 || argv[1]!.startsWith('-') ? `payments ${argv[0]} needs a command` : `unknown command: ${argv.slice(0, 2).join(' ')}`;
+      err(`error: ${problem}\n\n${groupHelp(argv[0]!, members, false)}`);
+      return 2;
+    }
+    err(`error: unknown command: ${argv.slice(0, 2).join(' ')}\n\n${generalHelp(commands)}`);
     return 2;
   }
   let store: Store | undefined;

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartnerKind } from '../domain/partner.ts';
+import { makePrivateDir } from '../private-dir.ts';
 
 export interface DemoPartnerCredentials {
   name: string;
@@ -42,7 +43,7 @@ export function readCredentials(dataDir: string): DemoCredentials | undefined {
 
 /** Written with mode 0600: the secrets in it are the only plain copies anywhere. */
 export function writeCredentials(dataDir: string, credentials: DemoCredentials): void {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const path = credentialsPath(dataDir);
   writeFileSync(path, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   chmodSync(path, 0o600);

@@ -9,6 +9,7 @@ import { sameNamespace, soapActionOf } from './soap-action.ts';
 import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
+import { formEntries, utf8Text } from '../utf8-text.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -132,9 +133,9 @@ function routeSoap(request: FastifyRequest, soap: SoapRequest, namespace: string
   return op;
 }
 
-function formParams(body: string): Params {
+function formParams(entries: [string, string][]): Params {
   const params: Params = new Map();
-  for (const [name, value] of new URLSearchParams(body)) {
+  for (const [name, value] of entries) {
     const key = name.toLowerCase();
     const entry = params.get(key) ?? { name, values: [], structured: false };
     entry.values.push(value);
@@ -158,15 +159,21 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   app.setErrorHandler(gatewayErrorHandler);
   // Only the gateway's own types; parsing (and the XML hardening) happens before any handler runs.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(SOAP_TYPES, { parseAs: 'string', bodyLimit: GATEWAY_BODY_LIMIT }, (request, body, done) => {
+  const notUtf8 = () => new XmlRequestError('malformed', 'The request body is not UTF-8 text.');
+  app.addContentTypeParser(SOAP_TYPES, { parseAs: 'buffer', bodyLimit: GATEWAY_BODY_LIMIT }, (request, body, done) => {
     try {
-      done(null, readSoapRequest(body as string, String(request.headers['content-type'] ?? '')));
+      const text = utf8Text(body as Buffer);
+      if (text === undefined) throw notUtf8();
+      done(null, readSoapRequest(text, String(request.headers['content-type'] ?? '')));
     } catch (err) {
       done(err as Error, undefined);
     }
   });
-  app.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: GATEWAY_BODY_LIMIT }, (_request, body, done) => {
-    done(null, formParams(body as string));
+  app.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer', bodyLimit: GATEWAY_BODY_LIMIT }, (_request, body, done) => {
+    const text = utf8Text(body as Buffer);
+    const entries = text === undefined ? undefined : formEntries(text);
+    if (entries === undefined) return done(notUtf8(), undefined);
+    done(null, formParams(entries));
   });
 
   if (config.nodeEnv === 'production') {
@@ -188,7 +195,11 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   });
 
   app.post(GATEWAY_PATH, hidden, async (request, reply) => {
-    const soap = request.body as SoapRequest | Params;
+    const soap = request.body as SoapRequest | Params | undefined;
+    if (soap === undefined) {
+      // No body and no Content-Type: nothing was parsed (it reached routeSoap as undefined: a 500).
+      return sendError(request, reply, 415, 'Client', 'Send text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or application/x-www-form-urlencoded (HTTP POST).');
+    }
     if (soap instanceof Map) {
       // Not a SOAP request, so no fault: this URL does not take forms (the mirror of a SOAP body
       // posted to /<Operation>), a 415 rather than a text/plain 500.

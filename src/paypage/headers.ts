@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import { URL_HOST } from '../services/paylinks-rules.ts';
+import { URL_HOST } from '../domain/http-url.ts';
 
 /** A fresh CSP nonce for one response. */
 export function newNonce(): string {

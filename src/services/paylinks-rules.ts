@@ -3,6 +3,7 @@ import { ErrorCode, type RuleViolation } from '../domain/error-codes.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../domain/fee-schedule.ts';
 import type { Cents } from '../domain/money.ts';
 import { GUID } from '../ids.ts';
+import { absoluteHttpUrlProblem } from '../domain/http-url.ts';
 
 /**
  * The rules of the spec's pay link table (and issue 7) that need no database: formats, the
@@ -138,26 +139,6 @@ const THEME_FONT = /^\s*([A-Za-z0-9][A-Za-z0-9 _-]{0,63}?)\s*(?::\s*([1-9]00(?:\
 
 const blank = (v: string | undefined): v is undefined => v === undefined || v.trim() === '';
 
-/** An absolute http(s) URL, or a problem in words. */
-export function absoluteHttpUrlProblem(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'must be an absolute http or https URL';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an absolute http or https URL';
-  if (/[\s<>"]/.test(text)) return 'must not contain spaces, quotes or angle brackets';
-  if (!URL_HOST.test(url.hostname)) return 'must name its host with letters, digits, dots and hyphens (or an IP address)';
-  return undefined;
-}
-
-/**
- * A host a Content-Security-Policy source can name: DNS labels (an IDN in its xn-- form, as URL
- * writes it), an IPv4 or a bracketed IPv6 address. The URL parser also takes hosts like
- * `a;sandbox` or `*`, which the pay page's CSP header would then carry as directives or wildcards.
- */
-export const URL_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$|^\[[0-9a-f:.]+\]$/;
 
 /** The family name of a ThemeFonts entry, or undefined when the entry is not a font name with weights. */
 export function themeFontFamily(entry: string): string | undefined {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileAtomically } from '../atomic-file.ts';
+import { makePrivateDir } from '../private-dir.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -45,7 +46,7 @@ function abandoned(path: string): boolean {
  * taken over.
  */
 export function lockDataDir(dataDir: string, owner: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const path = join(dataDir, 'payments.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     // Ours alone: release() removes the file only while it still holds this nonce, so a process

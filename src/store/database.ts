@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -8,6 +7,7 @@ import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
 import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
+import { makePrivateDir } from '../private-dir.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -63,7 +63,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 const SESSION_SETTINGS = '-c synchronize_seqscans=off';
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) makePrivateDir(options.dataDir, { ours: true });
   const client = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileAtomically, replaceFileAtomically } from '../atomic-file.ts';
 import { KeyRing, VaultError, type VaultKey, generateKey, parseKey } from './keys.ts';
+import { makePrivateDir } from '../private-dir.ts';
 
 /**
  * The embedded default's keys: DATA_DIR/vault-keys.json, mode 0600, generated on first use.
@@ -69,7 +70,7 @@ function previousDates(dataDir: string): Map<string, string> {
  * create), and returns the keys in the file either way.
  */
 export function createKeyFile(dataDir: string, now: Date): KeyRing {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const key = generateKey();
   const ring = new KeyRing(key);
   const path = keyFilePath(dataDir);
@@ -107,7 +108,7 @@ export function keepOnlyKeys(dataDir: string, keepIds: Set<string>, now: Date): 
 }
 
 function writeKeys(dataDir: string, ring: KeyRing, keys: VaultKey[], now: Date) {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   // Synced before the rename: a rotated key seals tokens at once, and must not be lost to a power cut.
   replaceFileAtomically(keyFilePath(dataDir), render(ring, keys, previousDates(dataDir), now), 0o600);
 }

@@ -69,6 +69,14 @@ describe('GET /api/nextBillDate', () => {
     await expectDocumented(ctx.app, 'GET', '/api/nextBillDate', res);
   });
 
+  it('answers an empty frequency as missing (400, 1001), as an empty Date is', async () => {
+    for (const query of ['Date=2026-11-21&BillingFrequency=', 'Date=2026-11-21&BillingFrequency=%20']) {
+      const res = await next(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toEqual([expect.objectContaining({ ErrorCode: 1001, Message: "'BillingFrequency' is required." })]);
+    }
+  });
+
   it('gives the bad request outcome before the not found one', async () => {
     const res = await next('Date=2026-02-30&BillingFrequency=Fortnightly');
     expect(res.statusCode).toBe(400);

@@ -40,6 +40,15 @@ describe('POST /api/paylink', () => {
     }
   });
 
+  it('holds PROVIDER_URL (the default PoweredByUrl) to the rules of PoweredByUrl', () => {
+    expect(loadConfig({ PORT: '9123' }).providerUrl).toBe('http://localhost:9123');
+    expect(loadConfig({ PROVIDER_URL: ' https://provider.example/about ' }).providerUrl).toBe('https://provider.example/about');
+    // A fresh-machine audit saw javascript:alert(1) become every pay page's "Powered by" link.
+    for (const bad of ['javascript:alert(1)', 'provider.example', 'https://provider.example/a"b', 'https://a;sandbox/']) {
+      expect(() => loadConfig({ PROVIDER_URL: bad }), bad).toThrow(/^PROVIDER_URL must/);
+    }
+  });
+
   it('takes a LOG_LEVEL pino knows, and refuses others as a configuration error', () => {
     expect(loadConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
     expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(ConfigError);

@@ -109,6 +109,55 @@ describe('values of the wrong JSON type', () => {
   });
 });
 
+describe('JSON types are bound strictly, as System.Text.Json binds them (a robustness audit)', () => {
+  const fields = (res: { statusCode: number; json(): unknown }) => expectBrokenRules(res).map((r) => [r.ErrorCode, r.Message.split("'")[1]]);
+
+  it.each([
+    // A one-item array is not its item; a boolean is not text, nor a number; a number is not a boolean.
+    [{ CardNum: ['4242424242424242'] }, 'CardNum'],
+    [{ TranId: ['t-1'] }, 'TranId'],
+    [{ FirstName: false }, 'FirstName'],
+    [{ Transactions: [{ TransactionSourceGroupId: '1', Amount: ['10.00'] }] }, 'Transactions[0].Amount'],
+    [{ Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00', PayFee: 1 }] }, 'Transactions[0].PayFee'],
+    [{ Tokenize: 0 }, 'Tokenize'],
+  ])('card payment %j: 1004 naming %s, nothing recorded', async (overrides, field) => {
+    const before = await count();
+    expect(fields(await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card(overrides) }))).toContainEqual([1004, field]);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses `"Recurring": true` on a pay-link line, which the coercion took as 1, a daily donation', async () => {
+    const link = (line: Record<string, unknown>) =>
+      ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/paylink', payload: { ApiKey: ctx.nonProfit.ApiKey, RedirectUrl: 'https://example.org/thanks', PaymentLines: [{ Amount: '25.00', Type: 1, ...line }] } });
+    expect(fields(await link({ Recurring: true }))).toEqual([[1004, 'PaymentLines[0].Recurring']]);
+    for (const type of [true, ' 1.00 ', '+1', '0x1', '1e0']) expect(fields(await link({ Type: type })), String(type)).toEqual([[1004, 'PaymentLines[0].Type']]);
+    // What ASP.NET Core reads: a number, or a number written as plain digits; and text as a number.
+    for (const ok of [{ Recurring: 4 }, { Recurring: '4' }, { Type: '1' }, { Amount: 25 }]) expect((await link(ok)).statusCode, JSON.stringify(ok)).toBe(200);
+  });
+
+  it('holds integer query parameters to plain digits', async () => {
+    for (const size of ['0x10', '1e1', '+3', '2.0', ' 5']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/CharitySearch?Name=red&PageSize=${encodeURIComponent(size)}` });
+      expect(fields(res), size).toEqual([[1004, 'PageSize']]);
+    }
+  });
+});
+
+describe('a body that is not UTF-8 text', () => {
+  it('is refused (1000), not stored with U+FFFD, where two TranIds became one (a robustness audit)', async () => {
+    const before = await count();
+    for (const type of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const latin1 = Buffer.from(JSON.stringify(card({ FirstName: 'José', TranId: 'inv-é' })), 'latin1');
+      const res = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: latin1, headers: { 'content-type': type } });
+      expect(expectBrokenRules(res)).toEqual([{ ErrorCode: 1000, Message: 'The request body is not UTF-8 text (JSON is read as UTF-8 only).', LoggerMessage: 'body: rule 1000' }]);
+    }
+    expect(await count()).toBe(before);
+    // The same text in UTF-8 is taken as sent.
+    const utf8 = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: Buffer.from(JSON.stringify(card({ FirstName: 'José' })), 'utf8'), headers: { 'content-type': 'application/json' } });
+    expect([utf8.statusCode, utf8.json().FirstName]).toEqual([201, 'José']);
+  });
+});
+
 describe('a query parameter given more than once', () => {
   it.each([
     ['Amount=1.00&Amount=2.00&TransactionSourceGroupId=1'],
@@ -174,5 +223,44 @@ describe("requests Node's HTTP parser refuses", () => {
     expect(JSON.parse(body)).toMatchObject({ status, title: expect.any(String), detail: expect.any(String), traceId: expect.any(String) });
     // The refused URL is not echoed.
     expect(body).not.toContain('aaaa');
+  });
+});
+
+describe('a request body that never finishes (a robustness audit)', () => {
+  it('is answered 408 after REQUEST_TIMEOUT and its connection closed, not held open', async () => {
+    const slow = await createTestContext({ config: { requestTimeoutMs: 1000 } });
+    try {
+      await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = slow.app.server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (d) => (data += d));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      // Headers complete, then 10 of the 1,000 bytes announced, and nothing more.
+      socket.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"Client');
+      const started = Date.now();
+      await closed;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(data.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+});
+
+describe('a body with a Content-Encoding (a robustness audit)', () => {
+  it('is refused with 415, never read as if plain (a gzip body was a "not valid JSON" 400, a plain one a payment)', async () => {
+    const before = await count();
+    for (const coding of ['gzip', 'identity, br', 'GZIP']) {
+      const res = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card(), headers: { 'content-encoding': coding } });
+      expect(res.statusCode, coding).toBe(415);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(res.json().detail).toBe('No Content-Encoding is supported: send the body uncompressed.');
+    }
+    expect(await count()).toBe(before);
+    const gateway = await ctx.app.inject({ method: 'POST', url: '/admin/ws/recurring.asmx/GetToken', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' }, payload: 'a=b' });
+    expect([gateway.statusCode, gateway.headers['content-type']]).toEqual([415, 'text/plain; charset=utf-8']);
+    // identity is no coding at all.
+    expect((await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card(), headers: { 'content-encoding': 'identity' } })).statusCode).toBe(201);
   });
 });

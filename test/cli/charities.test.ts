@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFileError } from '../../src/cli/readable-file.ts';
 import { SAMPLE_DIR } from '../../src/services/charity-import-samples.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
@@ -64,11 +65,28 @@ describe('payments charities import', () => {
     const unknown = await cli('charities', 'import', craFile, other);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('donors.csv: not an IRS EO BMF extract');
+    // In words, not errno codes (were ENOENT and EISDIR).
     const missing = await cli('charities', 'import', join(dir, 'nope.csv'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/cannot read .*nope\.csv: ENOENT/);
+    expect(missing.stderr).toBe(`error: cannot read ${join(dir, 'nope.csv')}: no such file\n`);
+    const directory = await cli('charities', 'import', craFile, dir);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toBe(`error: cannot read ${dir}: is a directory\n`);
     const none = await cli('charities', 'import');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('usage: payments charities import <file>...');
   }, 60_000);
+});
+
+describe('describeFileError', () => {
+  // Permission cannot be taken away from a test running as root: the mapping itself.
+  it('says the common errno codes in words and keeps an unknown code as it is', () => {
+    const err = (code: string) => Object.assign(new Error(code), { code });
+    expect(describeFileError(err('ENOENT'))).toBe('no such file');
+    expect(describeFileError(err('EISDIR'))).toBe('is a directory');
+    expect(describeFileError(err('EACCES'))).toBe('permission denied');
+    expect(describeFileError(err('EPERM'))).toBe('permission denied');
+    expect(describeFileError(err('ENOTDIR'))).toBe('a part of the path is not a directory');
+    expect(describeFileError(err('EWEIRD'))).toBe('EWEIRD');
+  });
 });

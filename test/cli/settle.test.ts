@@ -82,14 +82,15 @@ describe('payments settle', { timeout: 180_000 }, () => {
     expect(rows[2]!.settlement_batch_id).not.toBe(rows[0]!.settlement_batch_id);
   });
 
-  it('refuses a bare date, a malformed moment and a moment in the future', async () => {
+  it('refuses a bare date, a malformed moment and a moment in the future, all as bad arguments (exit 2)', async () => {
     const bare = await cli('--as-of', '2026-01-10');
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/--as-of must be a date-time/);
     expect((await cli('--as-of', 'yesterday')).code).toBe(2);
+    // Was: exit 1, which the README keeps for a command that failed.
     const future = await cli('--as-of', '2999-01-01T00:00:00Z');
-    expect(future.code).toBe(1);
-    expect(future.stderr).toMatch(/in the future/);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/^error: --as-of: The settlement moment 2999-01-01T00:00:00\.000Z is in the future \(now is .*\)\.\nusage: payments settle /);
   });
 
   it.skipIf(!testDatabaseUrl())('two operators at once on PostgreSQL: one batch, each payment once', async () => {

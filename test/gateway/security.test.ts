@@ -139,6 +139,34 @@ describe('refused before any operation runs', () => {
   });
 });
 
+describe('text that is not UTF-8, and no body at all (a robustness audit)', () => {
+  it('a SOAP body with a byte that is not UTF-8: 400 Client fault, no session (it was read as U+FFFD)', async () => {
+    const before = await sessionCount();
+    const envelope = `<soap:Envelope xmlns:soap="${SOAP11}"><soap:Body>${loginBody().replace('</Username>', '\u00e9</Username>')}</soap:Body></soap:Envelope>`;
+    const latin1 = Buffer.from(envelope, 'latin1');
+    const res = await post(latin1 as unknown as string, { 'content-type': 'text/xml; charset=iso-8859-1' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('<faultstring>The request body is not UTF-8 text.</faultstring>');
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it('a form post whose percent-escaped value is not UTF-8: 400 in plain text; valid escapes still read', async () => {
+    const form = (body: string) => ctx.app.inject({ method: 'POST', url: `${PATH}/GetClientSessionID`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+    const bad = await form(`Username=${user.Username}%E9&Password=${encodeURIComponent(user.Password)}`);
+    expect([bad.statusCode, bad.headers['content-type'], bad.body]).toEqual([400, 'text/plain; charset=utf-8', 'The request body is not UTF-8 text.']);
+    const ok = await form(`Username=${encodeURIComponent(user.Username)}&Password=${encodeURIComponent(user.Password)}&ClientIP=%31%32%37.0.0.1+`);
+    expect(resultOf(ok).code).toBe('OK');
+  });
+
+  it('a POST with neither body nor Content-Type: 415 in plain text, not a 500', async () => {
+    for (const url of [PATH, `${PATH}?WSDL`]) {
+      const res = await ctx.app.inject({ method: 'POST', url });
+      expect([res.statusCode, res.headers['content-type']], url).toEqual([415, 'text/plain; charset=utf-8']);
+      expect(res.body).toMatch(/^Send text\/xml/);
+    }
+  });
+});
+
 describe('GetClientSessionID attempts are limited per address', () => {
   it('answers Access_Denied once the per-minute limit is spent, and again after a minute', async () => {
     // GATEWAY_LOGIN_RATE_LIMIT (and SESSION_RATE_LIMIT, which the gateway shared before it had its own).

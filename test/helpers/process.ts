@@ -5,10 +5,13 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
+const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string).split(/\s+/);
+
 /** The Node.js flags `npm start` runs the service with (its `start` script): service processes started here and by benchmarks get the same. */
-export const SERVER_NODE_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string)
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+export const SERVER_NODE_FLAGS: string[] = START_SCRIPT.filter((arg) => arg.startsWith('--'));
+
+/** The file `npm start` runs (bin/start.js): the service behind its Node version check. */
+export const SERVER_ENTRY = START_SCRIPT.at(-1)!;
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,10 +39,10 @@ export interface RunningService {
   process: ChildProcess;
 }
 
-/** Starts `node src/main.ts` as `npm start` runs it and waits until it prints its banner. */
+/** Starts the service as `npm start` runs it and waits until it prints its banner. */
 export async function startService(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<RunningService> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts'], { cwd: ROOT, env: childEnv({ PORT: String(port), ...env }) });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env: childEnv({ PORT: String(port), ...env }) });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -84,7 +87,7 @@ export function runCliProcess(args: string[], env: Record<string, string | undef
 /** Starts a service and resolves with its exit when it refuses to start. */
 export function runServiceExpectingExit(env: Record<string, string | undefined>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts'], { cwd: ROOT, env: childEnv({ PORT: '0', ...env }) });
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], { cwd: ROOT, env: childEnv({ PORT: '0', ...env }) });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -1,7 +1,11 @@
 import pino from 'pino';
 import { parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
 import { loggerOptions } from '../../logging.ts';
-import { type Command, UsageError } from '../command.ts';
+import { type Command, type CommandOption, UsageError } from '../command.ts';
+
+const BATCH_SIZE_DEFAULT = 100;
+const CONCURRENCY_DEFAULT = 8;
+const asOfOption = (description: string): CommandOption => ({ type: 'string', value: 'yyyy-MM-dd', description, default: 'today, in UTC' });
 
 function positiveInt(values: Record<string, unknown>, name: string, fallback: number, usage: string): number {
   const raw = values[name];
@@ -24,7 +28,12 @@ export const billingCommands: Command[] = [
     name: 'billing run',
     summary: 'charge every recurring profile due today (or as of a date), exactly once per bill date',
     usage: 'billing run [--as-of yyyy-MM-dd [--ahead]] [--batch-size <n>] [--concurrency <n>]',
-    options: { 'as-of': { type: 'string' }, ahead: { type: 'boolean' }, 'batch-size': { type: 'string' }, concurrency: { type: 'string' } },
+    options: {
+      'as-of': asOfOption('charge the profiles due on or before this day'),
+      ahead: { type: 'boolean', description: 'allow an --as-of after today (charges payers before their bill dates)' },
+      'batch-size': { type: 'string', value: '<n>', description: 'profiles claimed at a time', default: String(BATCH_SIZE_DEFAULT) },
+      concurrency: { type: 'string', value: '<n>', description: 'charges made at once', default: String(CONCURRENCY_DEFAULT) },
+    },
     async run(ctx, { values }) {
       const date = asOf(values, this.usage);
       // A date after today charges payers before their bill dates (a mistyped year, months
@@ -33,8 +42,8 @@ export const billingCommands: Command[] = [
       if (date && date > today && values.ahead !== true) {
         throw new UsageError(`--as-of ${date} is after today (${today}, UTC): it would charge payers before their bill dates; add --ahead if that is meant\nusage: payments ${this.usage}`);
       }
-      const batchSize = positiveInt(values, 'batch-size', 100, this.usage);
-      const concurrency = positiveInt(values, 'concurrency', 8, this.usage);
+      const batchSize = positiveInt(values, 'batch-size', BATCH_SIZE_DEFAULT, this.usage);
+      const concurrency = positiveInt(values, 'concurrency', CONCURRENCY_DEFAULT, this.usage);
       const services = await ctx.services();
       // Per-profile problems go to stderr as log lines; the summary to stdout.
       services.billing.useLogger(pino(loggerOptions(services.config.logLevel === 'info' ? 'warn' : services.config.logLevel), pino.destination(2)));
@@ -53,7 +62,7 @@ export const billingCommands: Command[] = [
     name: 'billing status',
     summary: 'count recurring profiles by state, and those due as of a date',
     usage: 'billing status [--as-of yyyy-MM-dd]',
-    options: { 'as-of': { type: 'string' } },
+    options: { 'as-of': asOfOption('count the profiles due on or before this day') },
     async run(ctx, { values }) {
       const date = asOf(values, this.usage);
       const { billing } = await ctx.services();

@@ -1,6 +1,11 @@
 import cliProgress from 'cli-progress';
 import type { ImportFileReport, ImportReport } from '../../services/charity-import.ts';
 import { type Command, UsageError } from '../command.ts';
+import { checkReadableFile } from '../readable-file.ts';
+
+/** Rows written at a time: the CLI's own, passed every time, so that its help tells the truth. */
+const BATCH_SIZE_DEFAULT = 2000;
+const BATCH_SIZE_MAX = 50_000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -25,15 +30,17 @@ export const charityCommands: Command[] = [
     name: 'charities import',
     summary: 'load IRS EO BMF (eo_XX.csv, eo1-eo4.csv) and CRA charities listing files into the charity directory',
     usage: 'charities import <file>... [--batch-size <rows>]',
-    options: { 'batch-size': { type: 'string' } },
+    options: { 'batch-size': { type: 'string', value: '<rows>', description: `rows written at a time (1 to ${BATCH_SIZE_MAX})`, default: String(BATCH_SIZE_DEFAULT) } },
     async run(ctx, { values, positionals }) {
       if (positionals.length === 0) throw new UsageError(`name at least one file\nusage: payments ${this.usage}`);
       const batchText = values['batch-size'];
-      let batchSize: number | undefined;
+      let batchSize = BATCH_SIZE_DEFAULT;
       if (typeof batchText === 'string') {
         batchSize = Number(batchText);
-        if (!/^\d+$/.test(batchText) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be a whole number from 1 to 50000');
+        if (!/^\d+$/.test(batchText) || batchSize < 1 || batchSize > BATCH_SIZE_MAX) throw new UsageError(`--batch-size must be a whole number from 1 to ${BATCH_SIZE_MAX}`);
       }
+      // A missing or unreadable file is the operator's to fix: said in words, before the store opens.
+      for (const path of positionals) checkReadableFile(path);
       const { charityImport } = await ctx.services();
       // A progress bar on a terminal only (on stderr, so stdout stays the report).
       const bar =

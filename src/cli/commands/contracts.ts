@@ -1,10 +1,12 @@
 import { TRANSACTION_SOURCE_GROUPS, type FeeSchedule } from '../../domain/fee-schedule.ts';
 import { formatCents, parseAmount, parseRate } from '../../domain/money.ts';
-import { type Command, UsageError, requiredPositional, requiredString } from '../command.ts';
+import { type Command, type CommandOption, UsageError, requiredPositional, requiredString } from '../command.ts';
 
 /** Card brands by their PaymentMethodTypeId, for --card-type-fee AMEX=0.10. */
 const BRANDS: Record<string, string> = { AMEX: '1', MASTERCARD: '2', VISA: '3', DISCOVER: '4', DINERSCLUB: '5', JCB: '6' };
 const BRAND_NAMES = Object.fromEntries(Object.entries(BRANDS).map(([k, v]) => [v, k]));
+const ACH_RATE_DEFAULT = '0';
+const GROUP_OPTION: CommandOption = { type: 'string', value: '<1-12>', description: 'the TransactionSourceGroupId of the schedule', required: true };
 
 function rate(values: Record<string, unknown>, name: string, usage: string, fallback?: string): string {
   const raw = values[name];
@@ -66,14 +68,14 @@ export const contractCommands: Command[] = [
       'contract set <clientId> --group <1-12> --card-rate <pct> --platform-rate <pct> --max-rate <pct> ' +
       '[--per-trans <amount>] [--ach-rate <pct>] [--ach-cap <amount>|none] [--card-type-fee BRAND=<amount>]...',
     options: {
-      group: { type: 'string' },
-      'card-rate': { type: 'string' },
-      'platform-rate': { type: 'string' },
-      'max-rate': { type: 'string' },
-      'per-trans': { type: 'string' },
-      'ach-rate': { type: 'string' },
-      'ach-cap': { type: 'string' },
-      'card-type-fee': { type: 'string', multiple: true },
+      group: GROUP_OPTION,
+      'card-rate': { type: 'string', value: '<pct>', description: 'card fee rate, percent (0 to below 100, up to 4 decimals)', required: true },
+      'platform-rate': { type: 'string', value: '<pct>', description: 'platform commission rate, percent', required: true },
+      'max-rate': { type: 'string', value: '<pct>', description: 'maximum commission rate, percent (the platform rate may not exceed it)', required: true },
+      'per-trans': { type: 'string', value: '<amount>', description: 'fee per transaction, like 0.30', default: formatCents(0) },
+      'ach-rate': { type: 'string', value: '<pct>', description: 'ACH fee rate, percent', default: ACH_RATE_DEFAULT },
+      'ach-cap': { type: 'string', value: '<amount>|none', description: 'most an ACH fee can be', default: 'no cap' },
+      'card-type-fee': { type: 'string', value: 'BRAND=<amount>', multiple: true, description: `extra fee for one card brand: ${Object.keys(BRANDS).join(', ')}`, default: 'none' },
     },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
@@ -95,7 +97,7 @@ export const contractCommands: Command[] = [
         maxCommissionRate: rate(values, 'max-rate', this.usage),
         perTransFeeCents: typeof values['per-trans'] === 'string' ? amount(values['per-trans'], '--per-trans') : 0,
         cardTypeFeesCents,
-        achFeeRate: rate(values, 'ach-rate', this.usage, '0'),
+        achFeeRate: rate(values, 'ach-rate', this.usage, ACH_RATE_DEFAULT),
         achFeeCapCents: typeof cap === 'string' && cap !== 'none' ? amount(cap, '--ach-cap') : null,
       };
       await (await ctx.services()).partners.setSchedule(id, schedule);
@@ -106,7 +108,7 @@ export const contractCommands: Command[] = [
     name: 'contract remove',
     summary: 'remove the fee schedule of one group (fees for it are then "not found")',
     usage: 'contract remove <clientId> --group <1-12>',
-    options: { group: { type: 'string' } },
+    options: { group: GROUP_OPTION },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const group = Number(groupArg(values, this.usage));

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { type Command, UsageError, clientIdArg, requiredPositional, requiredString } from '../command.ts';
+import { GATEWAY_CODES } from '../../services/gateway.ts';
+import { type Command, type CommandOption, UsageError, clientIdArg, requiredPositional, requiredString } from '../command.ts';
+
+const PASSWORD_STDIN: CommandOption = {
+  type: 'boolean',
+  description: 'read the password from the first line of standard input',
+  default: 'a generated password, printed once',
+};
 
 /** A password from stdin (one line), so it never shows in the process list or shell history. */
 function passwordFromStdin(): string {
@@ -9,12 +16,29 @@ function passwordFromStdin(): string {
   return line;
 }
 
-export const gatewayUserCommands: Command[] = [
+/**
+ * The service's errors start with the SOAP gateway's result code ("User_Not_Found: no gateway user
+ * ..."), which the gateway answers with; an operator reads the words only. The error keeps its
+ * type, and with it the exit code.
+ */
+function withoutGatewayCode(err: unknown): never {
+  if (err instanceof Error) {
+    const code = /^(\w+): /.exec(err.message);
+    if (code && (GATEWAY_CODES as readonly string[]).includes(code[1]!)) err.message = err.message.slice(code[0].length);
+  }
+  throw err;
+}
+
+const commands: Command[] = [
   {
     name: 'gateway-user create',
     summary: "create a SOAP gateway user for a partner; prints the password once (generated unless --password-stdin)",
     usage: 'gateway-user create <clientId> --username <name> --vendor <vendor> [--password-stdin]',
-    options: { username: { type: 'string' }, vendor: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    options: {
+      username: { type: 'string', value: '<name>', description: 'the login name: 3 to 64 letters, digits, ".", "_", "@" or "-"', required: true },
+      vendor: { type: 'string', value: '<vendor>', description: 'the vendor name the client logs in with: 1 to 50 letters, digits, "." or "_"', required: true },
+      'password-stdin': PASSWORD_STDIN,
+    },
     async run(ctx, { values, positionals }) {
       const clientId = clientIdArg(requiredPositional(positionals, 0, 'clientId', this.usage));
       const username = requiredString(values, 'username', this.usage);
@@ -64,7 +88,7 @@ export const gatewayUserCommands: Command[] = [
     name: 'gateway-user reset-password',
     summary: "give a gateway user a new password (generated unless --password-stdin); its sessions end",
     usage: 'gateway-user reset-password <username> [--password-stdin]',
-    options: { 'password-stdin': { type: 'boolean' } },
+    options: { 'password-stdin': PASSWORD_STDIN },
     async run(ctx, { values, positionals }) {
       const username = requiredPositional(positionals, 0, 'username', this.usage);
       const given = values['password-stdin'] === true ? passwordFromStdin() : undefined;
@@ -74,3 +98,10 @@ export const gatewayUserCommands: Command[] = [
     },
   },
 ];
+
+export const gatewayUserCommands: Command[] = commands.map((command) => ({
+  ...command,
+  run(ctx, args) {
+    return command.run.call(this, ctx, args).catch(withoutGatewayCode);
+  },
+}));

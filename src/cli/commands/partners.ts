@@ -1,12 +1,19 @@
+import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../services/partners.ts';
 import type { Command } from '../command.ts';
 import { UsageError, requiredPositional, requiredString } from '../command.ts';
+
+/** Who is the default when --default is not given: the service's rule, in words. */
+const FIRST_IS_DEFAULT = (what: string) => `the partner's first ${what} is the default, a later one is not`;
 
 export const partnerCommands: Command[] = [
   {
     name: 'partner create',
     summary: 'create an API partner; prints its ClientId, ClientSecret and ApiKey once',
     usage: 'partner create --name <name> --kind non-profit|for-profit',
-    options: { name: { type: 'string' }, kind: { type: 'string' } },
+    options: {
+      name: { type: 'string', value: '<name>', description: "the partner's name", required: true },
+      kind: { type: 'string', value: 'non-profit|for-profit', description: "what the partner is (a for-profit partner's contract has group 12 only)", required: true },
+    },
     async run(ctx, { values }) {
       const name = requiredString(values, 'name', this.usage);
       const kind = requiredString(values, 'kind', this.usage);
@@ -81,7 +88,11 @@ export const partnerCommands: Command[] = [
     name: 'integration-source create',
     summary: "create an integration source (duplicate checking on unless --no-duplicate-check)",
     usage: 'integration-source create <clientId> --name <name> [--no-duplicate-check] [--default]',
-    options: { name: { type: 'string' }, 'no-duplicate-check': { type: 'boolean' }, default: { type: 'boolean' } },
+    options: {
+      name: { type: 'string', value: '<name>', description: "the source's name", required: true },
+      'no-duplicate-check': { type: 'boolean', description: "process a payment whose TranId this source has already paid (checking off)", default: 'checking on: a TranId already paid is not processed again' },
+      default: { type: 'boolean', description: "make it the partner's default integration source", default: FIRST_IS_DEFAULT('integration source') },
+    },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const name = requiredString(values, 'name', this.usage);
@@ -96,8 +107,13 @@ export const partnerCommands: Command[] = [
   {
     name: 'processor create',
     summary: 'create a simulator processor with its active payment method types',
-    usage: 'processor create <clientId> --name <name> [--mkey <mkey>] [--types 1,2,3,4,5,6,7] [--default]',
-    options: { name: { type: 'string' }, mkey: { type: 'string' }, types: { type: 'string' }, default: { type: 'boolean' } },
+    usage: 'processor create <clientId> --name <name> [--mkey <mkey>] [--types <list>] [--default]',
+    options: {
+      name: { type: 'string', value: '<name>', description: "the processor's name", required: true },
+      mkey: { type: 'string', value: '<mkey>', description: "the processor's MKey, unique within the partner", default: 'generated, mk-<random>' },
+      types: { type: 'string', value: '<list>', description: 'active payment method types (1-10), separated by commas: 1,2,3,7', default: DEFAULT_PAYMENT_METHOD_TYPES.join(',') },
+      default: { type: 'boolean', description: "make it the partner's default processor", default: FIRST_IS_DEFAULT('processor') },
+    },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const name = requiredString(values, 'name', this.usage);
@@ -126,7 +142,11 @@ export const partnerCommands: Command[] = [
     name: 'organization create',
     summary: 'create an organization (the non-profit that receives funds)',
     usage: 'organization create <clientId> --name <name> [--charity-id <uuid>] [--default]',
-    options: { name: { type: 'string' }, 'charity-id': { type: 'string' }, default: { type: 'boolean' } },
+    options: {
+      name: { type: 'string', value: '<name>', description: "the organization's name", required: true },
+      'charity-id': { type: 'string', value: '<uuid>', description: 'the charity it is, from the charity directory (payments charities import)', default: 'none' },
+      default: { type: 'boolean', description: "make it the partner's default organization", default: FIRST_IS_DEFAULT('organization') },
+    },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'clientId', this.usage);
       const name = requiredString(values, 'name', this.usage);

@@ -17,7 +17,11 @@ function minutes(raw: unknown, usage: string): number {
 
 function outcome(values: Record<string, unknown>): ProcessorOutcome {
   const chosen = (['approved', 'declined', 'not-processed', 'voided'] as const).filter((k) => values[k] === true);
-  if (chosen.length !== 1) throw new UsageError(`say what the processor's records show: one of --approved, --declined, --not-processed, --voided\nusage: payments ${RESOLVE_USAGE}`);
+  if (chosen.length === 0) throw new UsageError(`say what the processor's records show: one of --approved, --declined, --not-processed, --voided\nusage: payments ${RESOLVE_USAGE}`);
+  // Two outcomes given read as none given when the message asked for "one of" (an operator audit).
+  if (chosen.length > 1) {
+    throw new UsageError(`give only one of --approved, --declined, --not-processed, --voided (got ${chosen.map((k) => `--${k}`).join(' and ')})\nusage: payments ${RESOLVE_USAGE}`);
+  }
   const kind = chosen[0]!;
   const transactionId = typeof values['transaction-id'] === 'string' ? values['transaction-id'].trim() : undefined;
   const authCode = typeof values['auth-code'] === 'string' ? values['auth-code'].trim() : undefined;
@@ -45,7 +49,7 @@ export const pendingCommands: Command[] = [
     name: 'pending list',
     summary: `list payments, refunds and voids whose outcome is unknown (still pending after --older-than minutes, default ${DEFAULT_MINUTES}); exit code ${FOUND_EXIT_CODE} when there are any`,
     usage: 'pending list [--older-than <minutes>]',
-    options: { 'older-than': { type: 'string' } },
+    options: { 'older-than': { type: 'string', value: '<minutes>', description: 'list only what has been pending this long', default: String(DEFAULT_MINUTES) } },
     async run(ctx, { values }) {
       const olderThan = minutes(values['older-than'], this.usage);
       const { pendingPayments } = await ctx.services();
@@ -81,13 +85,13 @@ export const pendingCommands: Command[] = [
     summary: "record what the processor's records say about a pending payment, refund or void: approved (with its transaction id), declined, not processed, or (a payment) approved then voided",
     usage: RESOLVE_USAGE,
     options: {
-      approved: { type: 'boolean' },
-      declined: { type: 'boolean' },
-      'not-processed': { type: 'boolean' },
-      voided: { type: 'boolean' },
-      'transaction-id': { type: 'string' },
-      'auth-code': { type: 'string' },
-      force: { type: 'boolean' },
+      approved: { type: 'boolean', description: 'the processor approved it (give its --transaction-id)' },
+      declined: { type: 'boolean', description: 'the processor declined it' },
+      'not-processed': { type: 'boolean', description: 'the processor has no record of it' },
+      voided: { type: 'boolean', description: 'a payment the processor approved and then voided' },
+      'transaction-id': { type: 'string', value: '<id>', description: "the processor's transaction id (with --approved, required; with --voided)" },
+      'auth-code': { type: 'string', value: '<code>', description: "the processor's authorization code (with --approved)" },
+      force: { type: 'boolean', description: `resolve one pending for less than ${UNKNOWN_AFTER_MINUTES} minutes (its call may still be answered)`, default: `only what has been pending ${UNKNOWN_AFTER_MINUTES} minutes or more` },
     },
     async run(ctx, { values, positionals }) {
       const id = requiredPositional(positionals, 0, 'the PaymentGuid or the refund or void id', this.usage);

@@ -1,5 +1,6 @@
 import { parseCalendarDate } from '../../domain/billing-dates.ts';
 import { formatCents } from '../../domain/money.ts';
+import { ValidationError } from '../../services/errors.ts';
 import type { SettlementRun } from '../../services/settlement.ts';
 import { type Command, UsageError } from '../command.ts';
 
@@ -40,12 +41,19 @@ export const settleCommands: Command[] = [
     name: 'settle',
     summary: 'close a settlement batch now: settle every authorized payment up to the moment (--as-of, default now)',
     usage: USAGE,
-    options: { 'as-of': { type: 'string' } },
+    options: {
+      'as-of': { type: 'string', value: '<date-time>', description: 'settle what was authorized up to this moment: 2026-11-21T02:00:00Z (UTC when no zone is given; not in the future)', default: 'now' },
+    },
     async run(ctx, args) {
       const raw = args.values['as-of'];
       const asOf = typeof raw === 'string' ? parseAsOf(raw) : undefined;
       const { settlement } = await ctx.services();
-      const run = await settlement.settle({ asOf, trigger: 'operator' });
+      const run = await settlement.settle({ asOf, trigger: 'operator' }).catch((err: unknown) => {
+        // The service refuses a moment in the future (by its clock, so here too): a bad argument, exit 2
+        // like every other (an operator audit found exit 1, which the README keeps for a failed command).
+        if (err instanceof ValidationError && err.violations.every((v) => v.field === 'asOf')) throw new UsageError(`--as-of: ${err.message}\nusage: payments ${USAGE}`);
+        throw err;
+      });
       if (ctx.json) {
         const b = run.batch;
         return ctx.out(
