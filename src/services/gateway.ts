@@ -351,7 +351,7 @@ export class GatewayService {
     else if (!expiry) problems.push(`${name('ccExpDate', 'CcExpDate')} must be MMYY: a two-digit month (01-12) and a two-digit year.`);
     else if (isExpired(expiry.expMonth, expiry.expYear, this.#clock.now())) problems.push(`${name('ccExpDate', 'CcExpDate')} is in the past: the card has expired.`);
     const holder = { firstName: text(args.firstName), lastName: text(args.lastName), street: text(args.ccStreet), zip: text(args.ccZip) };
-    problems.push(...lengthProblems(holder, { firstName: name('firstName', 'FirstName'), lastName: name('lastName', 'LastName'), street: name('ccStreet', 'CcStreet'), zip: name('ccZip', 'CcZip') }));
+    problems.push(...holderTextProblems(holder, { firstName: name('firstName', 'FirstName'), lastName: name('lastName', 'LastName'), street: name('ccStreet', 'CcStreet'), zip: name('ccZip', 'CcZip') }));
     if (problems.length || !card.ok || !expiry) return invalid(problems);
 
     const customer = await this.#customer(session, holder.firstName, holder.lastName);
@@ -393,7 +393,7 @@ export class GatewayService {
       nameOnAccount: text(args.nameOnAccount),
     };
     problems.push(
-      ...lengthProblems(holder, {
+      ...holderTextProblems(holder, {
         firstName: name('firstName', 'FirstName'),
         lastName: name('lastName', 'LastName'),
         street: name('street', 'CkStreet'),
@@ -436,11 +436,20 @@ function invalid(problems: string[]): GatewayResult {
   return { code: 'Invalid_Argument', error: problems.join(' ') };
 }
 
-function lengthProblems(values: Record<string, string | undefined>, names: Record<string, string>): string[] {
+/**
+ * The holder's text as the payment API holds it: within its lengths, and without control
+ * characters (C0, DEL, C1), which the pay page strips and a pay link refuses. Stored with the
+ * token, they reached payment records and their exports: an escape sequence in a name, a line
+ * break in a street (a robustness audit).
+ */
+function holderTextProblems(values: Record<string, string | undefined>, names: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(values)) {
     const max = LIMITS[k as keyof typeof LIMITS];
     if (v !== undefined && max !== undefined && v.length > max) out.push(`${names[k]} must be at most ${max} characters.`);
+    else if (v !== undefined && CONTROL_CHARACTERS.test(v)) out.push(`${names[k]} must not contain control characters.`);
   }
   return out;
 }
+
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;

@@ -75,6 +75,20 @@ describe('a NUL character in a parameter', () => {
     expect(errorLogs()).toHaveLength(logs);
   });
 
+  it('control characters in the holder text: Invalid_Argument, no token (they reached payment records; a robustness audit)', async () => {
+    const tokens = await count('payment_tokens');
+    const card = { ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230' };
+    for (const [param, value] of [['FirstName', '\u001b[31mRed'], ['CcStreet', '1 Main\r\nSt'], ['LastName', 'a\u0085b'], ['CcZip', '1\u007f2']] as const) {
+      expect(resultOf(await formPost(ctx, 'GetToken', { ...card, [param]: value }))).toEqual({ code: 'Invalid_Argument', error: `${param} must not contain control characters.` });
+    }
+    expect(resultOf(await soap11(ctx, 'GetToken', { ...card, CcStreet: '1 Main\nSt' }))).toEqual({ code: 'Invalid_Argument', error: 'CcStreet must not contain control characters.' });
+    const check = { ClientSessionID: sid, BankRoutingNum: '021000021', BankAccountNum: '123456789', BankAcctType: 'C' };
+    expect(resultOf(await formPost(ctx, 'GetCheckToken', { ...check, CkNameOnAccount: 'Ada\tL' })).code).toBe('Invalid_Argument');
+    expect(await count('payment_tokens')).toBe(tokens);
+    // Letters of any script, and emoji, are text like any other.
+    expect(resultOf(await formPost(ctx, 'GetToken', { ...card, FirstName: 'Zoë 🙂', CcStreet: 'Straße 1' })).code).toBe('OK');
+  });
+
   it('GetToken and GetCheckToken never look at CcNameOnCard and BankName (neither validated nor stored)', async () => {
     const card = { ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230', CcNameOnCard: 'A\u0000B' };
     expect(resultOf(await formPost(ctx, 'GetToken', card)).code).toBe('OK');
