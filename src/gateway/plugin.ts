@@ -69,6 +69,9 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
   }
 }
 
+/** The answer to a request in a content type the gateway does not read (or none). */
+const TYPES_TAKEN = 'Send text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or application/x-www-form-urlencoded (HTTP POST).';
+
 /** A fault for a SOAP request, plain text for anything else (form posts, unknown types). */
 function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: FaultCode, message: string) {
   const version = request.method === 'POST' ? soapVersionOf(request) : undefined;
@@ -90,7 +93,7 @@ function gatewayErrorHandler(error: FastifyError, request: FastifyRequest, reply
     return sendError(request, reply, 413, 'Client', `The request body is larger than the limit of ${GATEWAY_BODY_LIMIT / 1024} KiB.`);
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return sendError(request, reply, 415, 'Client', 'Send text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or application/x-www-form-urlencoded (HTTP POST).');
+    return sendError(request, reply, 415, 'Client', TYPES_TAKEN);
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status >= 400 && status < 500) return sendError(request, reply, status, 'Client', 'The request could not be read.');
@@ -198,7 +201,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
     const soap = request.body as SoapRequest | Params | undefined;
     if (soap === undefined) {
       // No body and no Content-Type: nothing was parsed (it reached routeSoap as undefined: a 500).
-      return sendError(request, reply, 415, 'Client', 'Send text/xml (SOAP 1.1), application/soap+xml (SOAP 1.2) or application/x-www-form-urlencoded (HTTP POST).');
+      return sendError(request, reply, 415, 'Client', TYPES_TAKEN);
     }
     if (soap instanceof Map) {
       // Not a SOAP request, so no fault: this URL does not take forms (the mirror of a SOAP body

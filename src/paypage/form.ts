@@ -3,6 +3,7 @@ import type { PayLink } from '../services/paylinks.ts';
 import type { CheckoutSubmission } from '../services/paylinks-checkout.ts';
 import { attrs, esc } from './html.ts';
 import { type Messages, entry, fill } from './i18n.ts';
+import { CONTROL_CHARACTERS } from '../domain/control-characters.ts';
 
 /**
  * The page's form: reading a submission, the state a form is rendered from (values, errors,
@@ -38,7 +39,7 @@ export interface FormState {
  * Control characters (C0, DEL, C1): no form field of the page can hold one (browsers strip line
  * breaks from text inputs), and PostgreSQL cannot store U+0000. They are removed from form values.
  */
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/g;
+const ALL_CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTERS.source, 'g');
 
 /**
  * One value of an urlencoded body (the first, when a name is repeated), trimmed to a sane size,
@@ -48,7 +49,7 @@ export function formValue(body: FormBody, name: string): string | undefined {
   if (!Object.hasOwn(body, name)) return undefined;
   const raw = body[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  return typeof value === 'string' ? value.slice(0, 5000).replace(CONTROL_CHARACTERS, '') : undefined;
+  return typeof value === 'string' ? value.slice(0, 5000).replace(ALL_CONTROL_CHARACTERS, '') : undefined;
 }
 
 export function readSubmission(body: FormBody, clientIp: string): CheckoutSubmission {

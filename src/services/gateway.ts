@@ -6,6 +6,7 @@ import { checkCardNumber, isExpired, parseMmYy } from '../domain/cards.ts';
 import type { GatewaySession, GatewaySessionService } from './gateway-sessions.ts';
 import type { GatewayUserService } from './gateway-users.ts';
 import type { TokenService } from './tokens.ts';
+import { CONTROL_CHARACTERS } from '../domain/control-characters.ts';
 
 /** The gateway's result codes (the spec's list). `code` is always one of these. */
 export const GATEWAY_CODES = [
@@ -452,4 +453,3 @@ function holderTextProblems(values: Record<string, string | undefined>, names: R
   return out;
 }
 
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
