@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { dropOutputWhenReaderGone } from './closed-output.ts';
 import { startBackgroundJobs, backgroundJobs } from './background.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -87,6 +88,8 @@ async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger
 let heldLock: DataDirLock | undefined;
 
 async function main() {
+  dropOutputWhenReaderGone(process.stdout);
+  dropOutputWhenReaderGone(process.stderr);
   let config: Config;
   try {
     config = loadConfig();

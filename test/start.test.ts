@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { oldNodeMessage } from '../bin/node-version.js';
-import { freePort, runCliProcess, startService } from './helpers/process.ts';
+import { freePort, runCliProcess, SERVER_ENTRY, SERVER_NODE_FLAGS, startService } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
@@ -119,6 +119,36 @@ describe('npm start', () => {
       } catch {
         // The group is gone: nothing was left.
       }
+    }
+  }, 120_000);
+
+  it('keeps serving when the reader of its output goes away (npm start | head -1), and stops cleanly', async () => {
+    // Node crashes on the first write to a closed pipe (EPIPE): the service died at its banner.
+    const port = await freePort();
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, ...env, DEMO: 'off', LOG_LEVEL: 'info', PORT: String(port) },
+    });
+    // The reader is gone before the service writes anything: the banner and every log line meet a closed pipe.
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      let up = false;
+      while (!up && child.exitCode === null && Date.now() < deadline) {
+        up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+        if (!up) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(up).toBe(true);
+      // The banner is written once listening; each request writes an info line.
+      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 5; i++) expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
     }
   }, 120_000);
 
