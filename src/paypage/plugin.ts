@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
@@ -22,6 +21,7 @@ import { setPageHeaders, newNonce } from './headers.ts';
 import { type Messages, type PageLanguage, entry, fill, messagesFor, resolveLanguage } from './i18n.ts';
 import { page } from './layout.ts';
 import { SubmissionLimiter } from './rate-limit.ts';
+import { formEntries, utf8Text } from '../utf8-text.ts';
 import { manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
 import { messagePage, receiptPage } from './view-pages.ts';
 
@@ -35,6 +35,20 @@ interface PageRequest {
   Params: { id: string };
   Querystring: { notice?: string };
   Body: FormBody | undefined;
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+/** The page's forms are a few hundred bytes. */
+const FORM_BODY_LIMIT = 16 * 1024;
+
+/** A form's fields by name (a repeated name: its values in order), on an object with no prototype. */
+function formBody(entries: [string, string][]): FormBody {
+  const body: FormBody = Object.create(null);
+  for (const [name, value] of entries) {
+    const had = body[name];
+    body[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+  }
+  return body;
 }
 
 /** The fields of the save-card form (WorkflowType 3 and 4). */
@@ -84,7 +98,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // UTF-8 only, as every surface (docs/decisions.md, "Request text is UTF-8 only"): the page is
+  // UTF-8, so its browsers send UTF-8, and other bytes would have been stored as U+FFFD.
+  app.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+    const text = utf8Text(body as Buffer);
+    const entries = text === undefined ? undefined : formEntries(text);
+    if (entries === undefined) return done(Object.assign(new Error('The form is not UTF-8 text.'), { statusCode: 400, code: 'FORM_NOT_UTF8' }), undefined);
+    done(null, formBody(entries));
+  });
 
   const send = (reply: FastifyReply, status: number, link: PayLink | undefined, lang: PageLanguage, build: PageBuilder) =>
     sendPage(reply, config.frameAncestors, status, link, lang, build);
@@ -158,13 +179,13 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
    */
   async function formBodyOnly(request: FastifyRequest, reply: FastifyReply) {
     const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type === 'application/x-www-form-urlencoded') return;
+    if (type === FORM_TYPE) return;
     request.log.info({ status: 415 }, 'pay page request refused: not a form body');
-    reply.header('Accept', 'application/x-www-form-urlencoded');
+    reply.header('Accept', FORM_TYPE);
     return send(reply, 415, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
   }
 
-  app.post<PageRequest>('/:id', { bodyLimit: 16 * 1024, onRequest: formBodyOnly }, async (request, reply) => {
+  app.post<PageRequest>('/:id', { bodyLimit: FORM_BODY_LIMIT, onRequest: formBodyOnly }, async (request, reply) => {
     const link = await payLinks.find(request.params.id);
     if (!link) return notFoundPage(reply);
     const lang = resolveLanguage(link.settings.language);

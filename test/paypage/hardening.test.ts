@@ -48,6 +48,26 @@ describe('the form body', () => {
     expect(redirectQuery(await post(id, form, 'application/x-www-form-urlencoded; charset=UTF-8')).get('Successful')).toBe('true');
   });
 
+  it('is UTF-8: bytes or percent-escapes that are not are refused with a 400 page, and nothing is paid', async () => {
+    const { id } = await createLink(ctx);
+    const csrf = csrfOf((await openPage(ctx, id)).html);
+    const fields = new URLSearchParams({ CsrfToken: csrf, Action: 'pay', ...CARD }).toString();
+    const form = 'application/x-www-form-urlencoded';
+    // "José" in Latin-1, escaped and raw: decoded the usual way it became "Jos\uFFFD".
+    for (const payload of [Buffer.from(`${fields}&FirstName=Jos%E9`), Buffer.concat([Buffer.from(`${fields}&FirstName=Jos`), Buffer.from([0xe9])])]) {
+      const res = await ctx.app.inject({ method: 'POST', url: `/paylink/${id}`, headers: { 'sec-fetch-site': 'same-origin', 'content-type': form }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain('The form could not be read.');
+    }
+    const [{ n }] = await ctx.store.sql.query<{ n: number | string }>('SELECT count(*) AS n FROM payments WHERE pay_link_id = $1', [id]);
+    expect(Number(n)).toBe(0);
+    // In UTF-8 it is paid, and stored as sent.
+    const query = redirectQuery(await post(id, `${fields}&FirstName=Jos%C3%A9`, form));
+    const [row] = await ctx.store.sql.query<{ first_name: string }>('SELECT first_name FROM payments WHERE id = $1', [query.get('PaymentGuid')]);
+    expect(row?.first_name).toBe('José');
+  });
+
   it('loses its control characters: a NUL in a field is no 500', async () => {
     const { id } = await createLink(ctx);
     const res = await submit(ctx, id, { ...CARD, FirstName: 'A\u0000da', LastName: 'Love\u0001lace\u007f', City: '\u0000', Street: '1 Main\u009b St' });
