@@ -66,7 +66,7 @@ export const ErrorCode = {
   PayLinkConstituentRequired: 6002,
   /** Pay links: WorkflowType 3 and 4 take no PaymentLines; a payment link (1) needs at least one. */
   PayLinkLinesNotAllowed: 6003,
-  /** Pay links: TokenGuid and ExternalCardToken both name a stored card; send one. */
+  /** Pay links: TokenGuid and ExternalCardToken both name a stored card, or ExternalCheckToken another bank account than TokenGuid; send one. */
   PayLinkTokenConflict: 6004,
   /** Pay links: the token is not of the kind the field names (a bank account as ExternalCardToken ...). */
   PayLinkTokenKindMismatch: 6005,

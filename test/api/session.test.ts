@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256, verifySecret } from '../../src/security/secrets.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
 
@@ -197,6 +198,26 @@ describe('AccessToken', () => {
     const rows = await ctx.store.sql.query<{ token_hash: string }>('SELECT token_hash FROM access_tokens');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
+  });
+
+  it('is stored as SHA-256, like API keys; client secrets and gateway passwords as scrypt, by their parameters', async () => {
+    const extra = await ctx.services.partners.createPartner({ name: 'Hashes', kind: 'non-profit' });
+    const token = (await ctx.services.sessions.createSession(extra.clientId, extra.clientSecret)).token;
+    const tokens = await ctx.store.sql.query('SELECT 1 FROM access_tokens WHERE token_hash = $1', [sha256(token)]);
+    expect(tokens).toHaveLength(1);
+    const [partner] = await ctx.store.sql.query<{ client_secret_hash: string; api_key_hash: string }>(
+      'SELECT client_secret_hash, api_key_hash FROM partners WHERE id = $1',
+      [extra.clientId],
+    );
+    expect(partner!.api_key_hash).toBe(sha256(extra.apiKey));
+    expect(partner!.client_secret_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(partner!.client_secret_hash).not.toContain(extra.clientSecret);
+    const user = await ctx.services.gatewayUsers.create({ partnerId: extra.clientId, username: 'hashes-user', vendor: 'Hashes' });
+    const [stored] = await ctx.store.sql.query<{ password_hash: string }>('SELECT password_hash FROM gateway_users WHERE id = $1', [user.id]);
+    expect(stored!.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(await verifySecret(user.password, stored!.password_hash)).toBe(true);
+    // An unknown account is checked against a decoy hash (the same scrypt work), and never matches.
+    expect(await verifySecret(extra.clientSecret, undefined)).toBe(false);
   });
 });
 
