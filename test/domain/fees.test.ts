@@ -155,6 +155,25 @@ describe('more worked examples (docs/fees.md)', () => {
     expect(one(line(), withVisaFee, undefined).cardTypeFeeAmountCents).toBe(0);
     expect(one(line(), withVisaFee, 7).cardTypeFeeAmountCents).toBe(0);
     expect(one(line(), withVisaFee, 1).cardTypeFeeAmountCents).toBe(25);
+    // Whatever the first line's PayFee: with it, its gross-up covers the flat fees too (the line nets
+    // its amount, within the cent of rounding); with PayFee on another line only, they stay on line 1.
+    const covered = quoteFees({
+      lines: [line({ amountCents: 2_000, payFee: true }), line({ amountCents: 3_000 })],
+      schedules: new Map([[1, withVisaFee]]),
+      paymentMethodTypeId: 3,
+    }).lines[0]!;
+    expect([covered.perTransFeeCents, covered.cardTypeFeeAmountCents]).toEqual([30, 10]);
+    expect(covered.paymentAmountCents - covered.totalFeesCents).toBeGreaterThanOrEqual(2_000);
+    expect(covered.paymentAmountCents - covered.totalFeesCents).toBeLessThan(2_002);
+    const elsewhere = quoteFees({
+      lines: [line({ amountCents: 2_000 }), line({ amountCents: 3_000, payFee: true })],
+      schedules: new Map([[1, withVisaFee]]),
+      paymentMethodTypeId: 3,
+    });
+    expect(elsewhere.lines.map((l) => [l.perTransFeeCents, l.cardTypeFeeAmountCents])).toEqual([
+      [30, 10],
+      [0, 0],
+    ]);
   });
 
   it('8: group 9 has no commission', () => {
