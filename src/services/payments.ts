@@ -497,6 +497,15 @@ export class PaymentService {
 
   /** A refused duplicate is recorded too (Failed, NotProcessed, -100): the attempt has a PaymentGuid. */
   async #recordDuplicate(pending: PaymentInsert, lines: FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<PaymentRecord> {
+    // The payment that holds the TranId (or bill date), named so that a partner retrying after a
+    // lost answer learns which payment went through (a partner audit: no call finds it by TranId).
+    const [live] = await this.#sql.query<{ id: string }>(
+      pending.recurringProfileId
+        ? 'SELECT id FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
+        : 'SELECT id FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
+      pending.recurringProfileId ? [pending.recurringProfileId, pending.billDate] : [pending.integrationSourceId, pending.tranId],
+    );
+    const by = live ? ` (payment ${live.id})` : '';
     const row: PaymentInsert = {
       ...pending,
       paymentResult: PaymentResult.Failed,
@@ -504,8 +513,8 @@ export class PaymentService {
       responseCode: ResponseCode.NotProcessed,
       successful: false,
       message: pending.recurringProfileId
-        ? `Duplicate transaction: bill date ${pending.billDate} of this recurring profile was already charged or is being charged; this request was not processed.`
-        : `Duplicate transaction: TranId '${pending.tranId}' was already processed for this integration source; this request was not processed.`,
+        ? `Duplicate transaction: bill date ${pending.billDate} of this recurring profile was already charged or is being charged${by}; this request was not processed.`
+        : `Duplicate transaction: TranId '${pending.tranId}' was already processed or is being processed for this integration source${by}; this request was not processed.`,
       processorMessage: null,
       processedAt: this.#clock.now(),
     };

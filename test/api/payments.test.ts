@@ -543,6 +543,8 @@ describe('duplicate checking', () => {
     expect(again.json()).toMatchObject({ Successful: false, ProcessStatus: 1, ResponseCode: '-100', PaymentResult: 4, TransactionId: null });
     expect(again.json().Message).toMatch(/Duplicate transaction/);
     expect(again.json().PaymentGuid).not.toBe(first.json().PaymentGuid);
+    // It names the payment that holds the TranId: a retry after a lost answer learns which one went through.
+    expect(again.json().Message).toContain(`(payment ${first.json().PaymentGuid})`);
     // The default integration source applied when none was named: naming it is the same.
     const named = await pay(card({ TranId: tranId, IntegrationSource: ctx.nonProfit.integrationSourceId }));
     expect(named.json().ResponseCode).toBe('-100');
