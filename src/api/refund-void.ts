@@ -20,6 +20,13 @@ const RefundVoidRequest = Type.Object(
       Type.String({ maxLength: EXTERNAL_ID_MAX_LENGTH, description: "The payment's gateway TransactionId (from the payment response); optional when PaymentGuid is sent." }),
     ),
     Reason: Type.String({ maxLength: REASON_MAX_LENGTH, description: 'Why the payment is refunded or voided (required); kept with the record.' }),
+    Amount: Type.Optional(
+      Type.String({
+        description:
+          "Not needed: a refund or void is always for the whole payment. When sent, it must be the payment's TotalAmount; any other amount is refused (400, ErrorCode 1006), never taken as a partial refund.",
+        examples: ['108.44'],
+      }),
+    ),
   },
   { title: 'RefundVoidRequest' },
 );
@@ -96,6 +103,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
       charityId: text(body.CharityId),
       organizationGuid: text(body.OrganizationGuid),
       integrationSource: text(body.IntegrationSource),
+      amount: text(body.Amount),
     };
     const violations = allViolations(request, services.refundsVoids.validate(request.partner, input));
     if (violations.length > 0) throw new ValidationError(violations);

@@ -38,6 +38,7 @@ export interface Paid {
   PaymentId: number;
   TransactionId: string;
   Successful: boolean;
+  TotalAmount: number;
   [k: string]: unknown;
 }
 

@@ -122,6 +122,26 @@ describe('POST /api/refund', () => {
     expect(record!.completed_at).not.toBeNull();
   });
 
+  it('takes no partial amount: an Amount other than the whole payment is a 400 and changes nothing; the whole amount is taken', async () => {
+    const paid = await makePayment(ctx);
+    tick();
+    await settleNow(ctx);
+    tick();
+    for (const [kind, amount] of [['refund', '10.00'], ['refund', 500], ['void', '10']] as const) {
+      const res = await adjust(ctx, kind, { PaymentGuid: paid.PaymentGuid, Reason: 'partial', amount });
+      expect(res.statusCode, `${kind} ${amount}`).toBe(400);
+      expect(res.json()).toEqual([
+        expect.objectContaining({ ErrorCode: 1006, LoggerMessage: 'Amount: rule 1006', Message: expect.stringContaining(`whole amount, ${paid.TotalAmount.toFixed(2)}`) }),
+      ]);
+      await expectDocumented(ctx.app, 'POST', `/api/${kind}`, res);
+    }
+    expect(await adjustmentsOf(ctx, paid.PaymentGuid)).toEqual([]);
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ payment_result: 3, process_status: 4 });
+    // The whole amount, as text or as a JSON number: the refund goes through.
+    const res = await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: 'whole', Amount: paid.TotalAmount });
+    expect(res.json()).toMatchObject({ Successful: true, PaymentResult: 5, ProcessStatus: 8 });
+  });
+
   it('refuses an unsettled payment: Successful false and a message saying to void it', async () => {
     const paid = await makePayment(ctx);
     const res = await adjust(ctx, 'refund', { PaymentGuid: paid.PaymentGuid, Reason: reason });
@@ -351,6 +371,7 @@ describe('validation: 400 with one BrokenRule per broken field, nothing recorded
     ['a Reason over 500 characters', { PaymentGuid: guid, Reason: 'r'.repeat(501) }, 'Reason', 1002],
     ['a Reason of the wrong type', { PaymentGuid: guid, Reason: { text: 'x' } }, 'Reason', 1004],
     ['a malformed ProcessorGuid', { PaymentGuid: guid, Reason: reason, ProcessorGuid: 'x' }, 'ProcessorGuid', 1003],
+    ['an Amount that is no amount', { PaymentGuid: guid, Reason: reason, Amount: '-10' }, 'Amount', 1003],
   ])('%s', async (_name, body, field, code) => {
     for (const kind of ['void', 'refund'] as const) {
       const res = await adjust(ctx, kind, body);
