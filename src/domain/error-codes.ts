@@ -70,6 +70,8 @@ export const ErrorCode = {
   PayLinkTokenConflict: 6004,
   /** Pay links: the token is not of the kind the field names (a bank account as ExternalCardToken ...). */
   PayLinkTokenKindMismatch: 6005,
+  /** Pay links: the TranId is already a payment's (duplicate checking on): the link could never be paid. */
+  PayLinkTranIdUsed: 6006,
   /** Charity search: none of Name, EIN, City or State was given. */
   CharitySearchCriterionRequired: 7000,
   /** Charity search: Name has no letter or digit to search for. */

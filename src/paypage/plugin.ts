@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ResponseCode } from '../domain/payment-status.ts';
 import { NotFoundError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
 import { type PayLink, payLinkRef } from '../services/paylinks.ts';
@@ -242,6 +243,12 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         return redirectToPartner(reply, link, outcome.responseToken, { tokenGuid: outcome.token.id });
       case 'declined': {
         const code = outcome.record.payment.responseCode;
+        // The link's own TranId is taken (by a payment made since the link was): no other card or
+        // account can pay it, so the payer is not asked to try again.
+        if (code === ResponseCode.NotProcessed && link.tranId) {
+          const text = fill(t.referenceUsed, { partner: link.partner.name });
+          return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
+        }
         return again(200, { kind: 'error', text: entry(t.declined, code) ?? t.declined.other!, detail: t.tryAgain });
       }
       case 'lost': {

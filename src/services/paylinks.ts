@@ -22,7 +22,7 @@ import {
 } from './paylinks-rules.ts';
 import type { ProcessorService } from './processors.ts';
 import type { TokenService } from './tokens.ts';
-import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from '../store/drizzle.ts';
+import { and, asc, eq, inArray, isNull, lt, ne, notExists, or, sql } from '../store/drizzle.ts';
 
 /** Everything the page shows or passes on, fixed when the link is made. */
 export interface PayLinkSettings {
@@ -187,6 +187,9 @@ export class PayLinkService {
       ...(l.externalLineId?.trim() ? { externalLineId: l.externalLineId.trim() } : {}),
     }));
     if (violations.length === 0 && workflow === WORKFLOW_PAYMENT) violations.push(...(await this.#feeViolations(partner, lines)));
+    if (violations.length === 0 && workflow === WORKFLOW_PAYMENT && text(input.tranId)) {
+      violations.push(...(await this.#tranIdViolations(partner, refs.integrationSourceId, text(input.tranId)!)));
+    }
     if (violations.length > 0) throw new ValidationError(violations);
 
     const settings: PayLinkSettings = {
@@ -396,6 +399,42 @@ export class PayLinkService {
 
   async setRecurringProfile(id: string, profileId: string): Promise<void> {
     await this.#db.update(payLinks).set({ recurringProfileId: profileId }).where(eq(payLinks.id, id));
+  }
+
+  /**
+   * A TranId that a payment of the link's integration source already holds (duplicate checking
+   * on): the link could never be paid, and its payer would be told to try another card (a
+   * partner audit). Refused when the link is made; a payment that takes the TranId later still
+   * closes the link to payment, as the duplicate check does for any payment.
+   */
+  async #tranIdViolations(partner: AuthenticatedPartner, integrationSourceId: string | null, tranId: string): Promise<RuleViolation[]> {
+    // The source the link's payment will be checked under: the one named, else the partner's default.
+    const [source] = await this.#db
+      .select({ id: integrationSources.id, duplicateCheck: integrationSources.duplicateCheck })
+      .from(integrationSources)
+      .where(and(eq(integrationSources.partnerId, partner.id), integrationSourceId ? eq(integrationSources.id, integrationSourceId) : eq(integrationSources.isDefault, true)));
+    if (!source?.duplicateCheck) return [];
+    // The conditions of payments_tran_id_once, the index the duplicate check is.
+    const [held] = await this.#db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.integrationSourceId, source.id),
+          eq(payments.tranId, tranId),
+          eq(payments.duplicateChecked, true),
+          ne(payments.paymentResult, PaymentResult.Failed),
+        ),
+      )
+      .limit(1);
+    if (!held) return [];
+    return [
+      {
+        code: ErrorCode.PayLinkTranIdUsed,
+        field: 'TranId',
+        message: `'TranId' is already the TranId of payment ${held.id} of this integration source: a link with it could never be paid.`,
+      },
+    ];
   }
 
   async #references(partner: AuthenticatedPartner, input: PayLinkCreateInput, failed: Set<string | undefined>) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
+import { makePayment } from './refund-void-fixtures.ts';
 import { type Body, CARD, createLink, linkBody, openPage, redirectQuery, submit } from '../paypage/paylink-helpers.ts';
 
 let ctx: TestContext;
@@ -259,6 +260,31 @@ describe('POST /api/paylink', () => {
     expect(fieldsOf(bad)).toEqual(['ThemeFonts[1]', 'ThemeFonts[2]']);
     const many = await post(linkBody(ctx.nonProfit, { ThemeFonts: Array.from({ length: 51 }, () => 'Arial') }));
     expect(rules(many)).toEqual([expect.objectContaining({ ErrorCode: 1005, LoggerMessage: 'ThemeFonts: rule 1005' })]);
+  });
+
+  it('refuses a TranId a payment of the integration source already holds (6006): the link could never be paid; then closes a link whose TranId is taken later', async () => {
+    const tranId = `link-${crypto.randomUUID()}`;
+    const paid = await makePayment(ctx, { body: { TranId: tranId } });
+    expect(paid.Successful).toBe(true);
+    const res = await post(linkBody(ctx.nonProfit, { TranId: tranId }));
+    expect(res.statusCode).toBe(400);
+    expect(rules(res)).toEqual([expect.objectContaining({ ErrorCode: 6006, LoggerMessage: 'TranId: rule 6006', Message: expect.stringContaining(paid.PaymentGuid) })]);
+    await expectDocumented(ctx.app, 'POST', '/api/paylink', res);
+    // A declined TranId is free again (as for payments), and so is a new one.
+    const declined = `link-${crypto.randomUUID()}`;
+    expect((await makePayment(ctx, { body: { TranId: declined, CardNum: '4000000000000002' } })).Successful).toBe(false);
+    expect((await post(linkBody(ctx.nonProfit, { TranId: declined }))).statusCode).toBe(200);
+
+    // Taken after the link was made: the page says so, without asking the payer to try again, and charges nothing.
+    const later = `link-${crypto.randomUUID()}`;
+    const { id } = await createLink(ctx, ctx.nonProfit, { TranId: later });
+    expect((await makePayment(ctx, { body: { TranId: later } })).Successful).toBe(true);
+    const page = await submit(ctx, id, CARD);
+    expect(page.statusCode).toBe(409);
+    expect(page.body).toContain('its reference has already been used for another payment. Nothing was charged.');
+    expect(page.body).not.toContain('try again');
+    const charged = await ctx.store.sql.query('SELECT 1 FROM payments WHERE pay_link_id = $1 AND payment_result <> 4', [id]);
+    expect(charged).toHaveLength(0);
   });
 
   it('reports every broken field at once', async () => {

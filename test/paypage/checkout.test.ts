@@ -120,12 +120,19 @@ describe('paying a link by card', () => {
   });
 
   it('refuses a TranId already paid (duplicate check) like the API does', async () => {
+    // Two links made with one TranId: once one is paid, the other cannot be (409, no retry asked).
     const tran = tranId();
-    redirectQuery(await submit(ctx, (await createLink(ctx, ctx.nonProfit, { TranId: tran })).id, CARD));
+    const first = await createLink(ctx, ctx.nonProfit, { TranId: tran });
     const second = await createLink(ctx, ctx.nonProfit, { TranId: tran });
+    redirectQuery(await submit(ctx, first.id, CARD));
     const res = await submit(ctx, second.id, CARD);
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('This payment was already made: its reference has been used.');
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('its reference has already been used for another payment. Nothing was charged.');
+    // A TranId the payer typed can be typed again: the form says so and lets them.
+    const typed = await createLink(ctx, ctx.nonProfit, { ShowTransactionId: true });
+    const again = await submit(ctx, typed.id, { ...CARD, TranId: tran });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('This payment was already made: its reference has been used.');
   });
 
   it('takes the TranId the payer enters when the link shows the field', async () => {

@@ -142,6 +142,7 @@ export const en = {
   cancelled: 'This payment link is no longer available.',
   notFound: 'This payment link does not exist. Check the address, or ask the sender for a new link.',
   busy: 'A payment for this link is already being processed. Please wait a moment, then reload the page.',
+  referenceUsed: 'This payment cannot be made here: its reference has already been used for another payment. Nothing was charged. Please contact {partner}.',
   unknownOutcome: 'We could not confirm your payment with the bank. Please do not pay again: {partner} will confirm whether it went through. Your reference: {reference}.',
   lostVoided: 'This payment link was completed or closed while your payment was being processed, so your payment was cancelled and you will not be charged.',
   lostNotVoided: 'This payment link was completed or closed while your payment was being processed, and your payment could not be cancelled automatically. Please contact {partner} with the reference {reference}.',

@@ -143,6 +143,7 @@ export const es: Messages = {
   cancelled: 'Este enlace de pago ya no está disponible.',
   notFound: 'Este enlace de pago no existe. Revise la dirección o pida un enlace nuevo a quien se lo envió.',
   busy: 'Ya se está procesando un pago para este enlace. Espere un momento y vuelva a cargar la página.',
+  referenceUsed: 'Este pago no se puede realizar aquí: su referencia ya se usó para otro pago. No se cobró nada. Comuníquese con {partner}.',
   unknownOutcome: 'No pudimos confirmar su pago con el banco. No vuelva a pagar: {partner} confirmará si se realizó. Su referencia: {reference}.',
   lostVoided: 'Este enlace de pago se usó o se cerró mientras se procesaba su pago, por lo que su pago se anuló y no se le cobrará.',
   lostNotVoided: 'Este enlace de pago se usó o se cerró mientras se procesaba su pago, y su pago no se pudo anular automáticamente. Comuníquese con {partner} e indique la referencia {reference}.',

@@ -143,6 +143,7 @@ export const fr: Messages = {
   cancelled: 'Ce lien de paiement n’est plus disponible.',
   notFound: 'Ce lien de paiement n’existe pas. Vérifiez l’adresse ou demandez un nouveau lien à l’expéditeur.',
   busy: 'Un paiement pour ce lien est déjà en cours de traitement. Patientez un instant, puis rechargez la page.',
+  referenceUsed: 'Ce paiement ne peut pas être effectué ici : sa référence a déjà servi pour un autre paiement. Rien n’a été débité. Veuillez contacter {partner}.',
   unknownOutcome: 'Nous n’avons pas pu confirmer votre paiement auprès de la banque. Ne payez pas une seconde fois : {partner} confirmera s’il a abouti. Votre référence : {reference}.',
   lostVoided: 'Ce lien de paiement a été utilisé ou fermé pendant le traitement de votre paiement : votre paiement a donc été annulé et ne vous sera pas débité.',
   lostNotVoided: 'Ce lien de paiement a été utilisé ou fermé pendant le traitement de votre paiement, et votre paiement n’a pas pu être annulé automatiquement. Veuillez contacter {partner} en indiquant la référence {reference}.',
