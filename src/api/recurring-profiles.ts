@@ -121,7 +121,7 @@ const RecurringProfileDetails = Type.Object(
     NextAttemptDate: Type.String({ description: 'yyyy-MM-dd: when the next charge is tried (after a failure, a retry day; else NextBillDate).' }),
     FailedAttempts: Type.Integer({ description: 'Failed charges of NextBillDate so far.' }),
     LastFailure: Nullable(Type.String({ description: 'Why the last charge failed, while NextBillDate is unpaid.' })),
-    LastPaymentGuid: Nullable(Type.String({ format: 'uuid', description: 'The payment of the last charge tried.' })),
+    LastPaymentGuid: Nullable(Type.String({ format: 'uuid', description: 'The payment of the last charge tried (for a profile a pay link started: the link\'s payment, until the first charge).' })),
     TokenGuid: Type.String({ format: 'uuid' }),
     ProcessorGuid: Type.String({ format: 'uuid' }),
   },

@@ -484,6 +484,7 @@ export class PayLinkCheckoutService {
           currency: p.currency ?? undefined,
           externalConstituentId: p.externalConstituentId ?? undefined,
         },
+        firstPaymentId: p.id,
       });
       await this.#links.setRecurringProfile(link.id, profile.id);
     } catch (err) {

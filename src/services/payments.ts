@@ -437,7 +437,8 @@ export class PaymentService {
       checkAccountTypeId: instrument.kind === 'bank' ? instrument.accountType : null,
       checkTypeId: instrument.kind === 'bank' ? instrument.checkType : null,
       tokenId: instrument.kind !== 'wallet' && instrument.token ? instrument.token.id : null,
-      externalConstituentId: text(input.externalConstituentId),
+      // A stored payment method belongs to its constituent: a payment with it is theirs unless the request says otherwise.
+      externalConstituentId: text(input.externalConstituentId) ?? (instrument.kind !== 'wallet' ? (instrument.token?.externalConstituentId ?? null) : null),
       externalCustomerId: text(input.externalCustomerId),
       billingDescriptor: text(input.billingDescriptor),
       externalEventId: text(input.externalEventId),

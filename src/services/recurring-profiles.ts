@@ -80,6 +80,8 @@ export interface CreateRecurringProfileInput extends RecurringProfileTerms {
   organizationId?: string;
   charityId?: string;
   payer?: RecurringPayer;
+  /** The payment that started the profile (a pay link's first charge): its LastPaymentGuid until the first billing. */
+  firstPaymentId?: string;
 }
 
 export interface UpdateRecurringProfileInput extends Partial<RecurringProfileTerms> {
@@ -218,6 +220,7 @@ export class RecurringProfileService {
         nextBillDate,
         nextAttemptOn: nextBillDate,
         failedAttempts: 0,
+        lastPaymentId: input.firstPaymentId ?? null,
         amountCents: input.amountCents,
         preFeeAmountCents: input.preFeeAmountCents ?? null,
         payFee: input.payFee ?? false,

@@ -153,9 +153,10 @@ describe('paying a link by card', () => {
   });
 
   it('pays with the saved card of TokenGuid, or the CcInfoKey of ExternalCardToken, or a new card', async () => {
-    const card = await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '5555555555554444', expMonth: '11', expYear: '31', source: 'api' });
+    const card = await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '5555555555554444', expMonth: '11', expYear: '31', source: 'api', externalConstituentId: 'donor-saved' });
     const byGuid = redirectQuery(await submit(ctx, (await createLink(ctx, ctx.nonProfit, { TokenGuid: card.id })).id, { Email: 'ada@example.org', PaymentMethod: 'card', CardChoice: 'saved' }));
-    expect((await result(byGuid.get('responseToken')!)).json()).toMatchObject({ CardNum: '4444', TokenGuid: card.id });
+    // The payment is the card's constituent's (the spec: ExternalConstituentId is linked to the token).
+    expect((await result(byGuid.get('responseToken')!)).json()).toMatchObject({ CardNum: '4444', TokenGuid: card.id, ExternalConstituentId: 'donor-saved' });
     const byKey = redirectQuery(await submit(ctx, (await createLink(ctx, ctx.nonProfit, { ExternalCardToken: card.gatewayKey })).id, { Email: 'ada@example.org', PaymentMethod: 'card' }));
     expect((await result(byKey.get('responseToken')!)).json()).toMatchObject({ CardNum: '4444', ExternalCardToken: card.gatewayKey });
     const other = redirectQuery(await submit(ctx, (await createLink(ctx, ctx.nonProfit, { TokenGuid: card.id })).id, { ...CARD, CardChoice: 'new' }));
@@ -449,6 +450,8 @@ describe('a recurring line', () => {
     const read = await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/recurringProfile?RecurringProfileGuid=${profileId}` });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ RecurringProfileGuid: profileId, Status: 'Active', BillingFrequency: 'Monthly', Amount: 15, NextBillDate: next, TokenGuid: payment.TokenGuid });
+    // Its last payment, until it first bills, is the link's payment that started it.
+    expect(read.json().LastPaymentGuid).toBe(payment.PaymentGuid);
     await expectDocumented(ctx.app, 'GET', '/api/recurringProfile', read);
     const cancel = await ctx.as(ctx.nonProfit, { method: 'DELETE', url: `/api/recurringProfile?RecurringProfileGuid=${profileId}` });
     expect(cancel.statusCode).toBe(200);
