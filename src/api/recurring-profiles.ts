@@ -157,7 +157,8 @@ function toDetailsWire(row: RecurringProfileRow): Static<typeof RecurringProfile
 type CreateWire = Static<typeof CreateRecurringProfileRequest>;
 type UpdateWire = Static<typeof UpdateRecurringProfileRequest>;
 
-const NOTHING_CHARGED = 'No processor call: nothing was charged.';
+// Said of this request: a profile's own charges are its payments (LastPaymentGuid), made by the billing runs.
+const NOTHING_CHARGED = 'This request made no processor call; the profile is charged by the billing runs.';
 
 function toWire(row: RecurringProfileRow, message: string): Static<typeof RecurringProfileResponse> {
   return {

@@ -196,12 +196,15 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const again = (status: number, alert: FormState['alert'], saved = true) =>
       formPage(reply, link, lang, status, (s) => ({ ...submittedState(body, saved ? s : NO_SAVED), alert }));
 
-    if (!fromSameOrigin(request) || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
+    const sameOrigin = fromSameOrigin(request);
+    if (!sameOrigin || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
       request.log.info({ payLinkRef: payLinkRef(link.id) }, 'pay page form refused: form token or origin');
       if (link.status === 'completed') return receipt(reply, link, lang, 403);
       // The link's own form, not what was posted: a post from another site must not be able to
       // fill in the payer's form (its e-mail, address or TranId) under a fresh form token.
-      return formPage(reply, link, lang, 403, (s) => ({ ...initialState(link, s), alert: { kind: 'error', text: t.errors.csrf } }));
+      // "Expired" would send a payer behind a misconfigured proxy round in circles: say which it was.
+      const text = sameOrigin ? t.errors.csrf : t.errors.crossSite;
+      return formPage(reply, link, lang, 403, (s) => ({ ...initialState(link, s), alert: { kind: 'error', text } }));
     }
     const quota = limiter.take(link.id, request.ip);
     if (!quota.allowed) {

@@ -249,7 +249,9 @@ export class RefundVoidService {
       // Another partner's payment is answered exactly like a payment that does not exist.
       if (!payment) {
         const both = !blank(input.paymentGuid) && !blank(input.paymentExternalId);
-        throw new NotFoundError(both ? 'No payment has both this PaymentGuid and this PaymentExternalId.' : 'No such payment.');
+        if (both) throw new NotFoundError('No payment has both this PaymentGuid and this PaymentExternalId.');
+        // A partner may read PaymentExternalId as its own reference (a partner audit sent its TranId).
+        throw new NotFoundError(blank(input.paymentGuid) ? "No such payment: PaymentExternalId is the payment's TransactionId, from the payment response." : 'No such payment.');
       }
       if (processorId && payment.processorId !== processorId) {
         throw new ValidationError([{ code: ErrorCode.ProcessorNotOfPayment, field: 'ProcessorGuid', message: "'ProcessorGuid' is not the processor of this payment." }]);

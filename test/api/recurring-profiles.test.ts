@@ -35,7 +35,7 @@ describe('POST /api/recurringProfile', () => {
     expect(body).toEqual({
       Successful: true,
       Message: 'Recurring profile created.',
-      ProcessorMessage: 'No processor call: nothing was charged.',
+      ProcessorMessage: 'This request made no processor call; the profile is charged by the billing runs.',
       TransactionId: null,
       RecurringProfileGuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       RecurringProfileId: expect.any(Number),
@@ -343,7 +343,7 @@ describe('GET /api/recurringProfile (an extension: the spec has no read)', () =>
     expect(res.json()).toEqual({
       Successful: true,
       Message: 'Recurring profile found.',
-      ProcessorMessage: 'No processor call: nothing was charged.',
+      ProcessorMessage: 'This request made no processor call; the profile is charged by the billing runs.',
       TransactionId: null,
       RecurringProfileGuid: guid,
       RecurringProfileId: expect.any(Number),

@@ -317,11 +317,13 @@ describe('finding the payment', () => {
     const unknown = await adjust(ctx, 'void', { ...asMerchant, PaymentGuid: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }, ctx.forProfit);
     const other = await adjust(ctx, 'void', { ...asMerchant, PaymentGuid: theirs.PaymentGuid }, ctx.forProfit);
     const otherByExternalId = await adjust(ctx, 'refund', { ...asMerchant, PaymentExternalId: theirs.TransactionId }, ctx.forProfit);
-    for (const res of [unknown, other, otherByExternalId]) {
+    const unknownByExternalId = await adjust(ctx, 'refund', { ...asMerchant, PaymentExternalId: 'SIM000000000000001' }, ctx.forProfit);
+    const byExternalId = "No such payment: PaymentExternalId is the payment's TransactionId, from the payment response.";
+    for (const [res, detail] of [[unknown, 'No such payment.'], [other, 'No such payment.'], [otherByExternalId, byExternalId], [unknownByExternalId, byExternalId]] as const) {
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       const { traceId: _traceId, ...rest } = res.json();
-      expect(rest).toEqual({ type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5', title: 'Not Found', status: 404, detail: 'No such payment.' });
+      expect(rest).toEqual({ type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5', title: 'Not Found', status: 404, detail });
     }
     await expectDocumented(ctx.app, 'POST', '/api/void', other);
     await expectDocumented(ctx.app, 'POST', '/api/refund', otherByExternalId);

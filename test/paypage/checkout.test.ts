@@ -213,6 +213,7 @@ describe('form protection', () => {
     const { id } = await createLink(ctx);
     const crossSite = await submit(ctx, id, { ...CARD, Email: 'attacker@evil.example', TranId: 'planted-tran-id' }, { headers: { 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.body).toContain('This form was sent from another site, so it was not accepted.');
     // The form comes back as the link has it, not as the other site posted it.
     expect(crossSite.body).not.toContain('attacker@evil.example');
     expect(crossSite.body).not.toContain('planted-tran-id');
@@ -224,6 +225,7 @@ describe('form protection', () => {
       payload: encodeForm({ CsrfToken: csrf, Action: 'pay', ...CARD }),
     });
     expect(foreignOrigin.statusCode).toBe(403);
+    expect(foreignOrigin.body).not.toContain('This form expired.');
     const sameOrigin = await ctx.app.inject({
       method: 'POST',
       url: `/paylink/${id}`,

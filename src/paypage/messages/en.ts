@@ -109,6 +109,7 @@ export const en = {
     notAccepted: 'This payment method is not accepted here. Please use another.',
     savedUnavailable: 'The saved payment method can no longer be used. Please enter another.',
     linkProblem: 'This payment cannot be processed. Please contact {partner}.',
+    crossSite: 'This form was sent from another site, so it was not accepted. Open the payment page itself and submit it there.',
     csrf: 'This form expired. Please check your details and submit again.',
   },
   declined: {

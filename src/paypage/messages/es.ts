@@ -110,6 +110,7 @@ export const es: Messages = {
     notAccepted: 'Este medio de pago no se acepta aquí. Use otro.',
     savedUnavailable: 'El medio de pago guardado ya no se puede usar. Escriba otro.',
     linkProblem: 'Este pago no se puede procesar. Comuníquese con {partner}.',
+    crossSite: 'Este formulario se envió desde otro sitio, por lo que no se aceptó. Abra la página de pago y envíelo desde allí.',
     csrf: 'Este formulario caducó. Revise sus datos y envíelo de nuevo.',
   },
   declined: {

@@ -110,6 +110,7 @@ export const fr: Messages = {
     notAccepted: 'Ce moyen de paiement n’est pas accepté ici. Veuillez en utiliser un autre.',
     savedUnavailable: 'Le moyen de paiement enregistré n’est plus utilisable. Veuillez en saisir un autre.',
     linkProblem: 'Ce paiement ne peut pas être traité. Veuillez contacter {partner}.',
+    crossSite: 'Ce formulaire a été envoyé depuis un autre site ; il n’a donc pas été accepté. Ouvrez la page de paiement elle-même et envoyez-le depuis celle-ci.',
     csrf: 'Ce formulaire a expiré. Vérifiez vos informations et envoyez-le de nouveau.',
   },
   declined: {
