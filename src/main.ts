@@ -9,6 +9,7 @@ import { cryptoIds } from './ids.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
+import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
 
 /** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
@@ -169,6 +170,9 @@ async function main() {
 main().catch((err) => {
   // Left held, the next start would take it over only because this process is gone: say what failed and free it now.
   heldLock?.release();
-  process.stderr.write(`The service could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  const reason = err instanceof Error ? err.message : String(err);
+  // Say which part failed: "connect ECONNREFUSED 127.0.0.1:5432" alone did not name the database.
+  const what = isDatabaseUnavailable(err) ? `its database is not reachable (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'PGlite'}): ` : '';
+  process.stderr.write(`The service could not start: ${what}${reason}\n`);
   process.exit(1);
 });

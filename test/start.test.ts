@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { oldNodeMessage } from '../bin/node-version.js';
-import { freePort, runCliProcess, SERVER_ENTRY, SERVER_NODE_FLAGS, startService } from './helpers/process.ts';
+import { freePort, runCliProcess, runServiceExpectingExit, SERVER_ENTRY, SERVER_NODE_FLAGS, startService } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
@@ -151,6 +151,13 @@ describe('npm start', () => {
       child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('names the database when it cannot reach it at start', async () => {
+    const run = await runServiceExpectingExit({ ...env, DEMO: 'off', DATABASE_URL: 'postgres://postgres:secret-word@127.0.0.1:1/none' });
+    expect(run.code).toBe(1);
+    expect(run.output).toContain('The service could not start: its database is not reachable (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:1');
+    expect(run.output).not.toContain('secret-word');
+  }, 60_000);
 
   it('says which Node.js it needs when an older one runs it, instead of a stack trace', async () => {
     expect(oldNodeMessage('24.0.0')).toBeUndefined();

@@ -10,6 +10,7 @@ import type { Ids } from '../ids.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, type SaleRequest, type SaleResult } from '../processors/processor.ts';
+import { surelyNotApplied } from '../store/database-errors.ts';
 import type { Db, DbOrTx, SqlClient } from '../store/database.ts';
 import { paymentLines, payments } from '../store/schema/index.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
@@ -599,9 +600,21 @@ export class PaymentService {
       // approved charge into an error for the caller.
       completed = await completePayment(this.#sql, pending.id, update);
     } catch (err) {
-      // The answer cannot be recorded: take the charge back rather than leave money taken
-      // without a record the partner can see (best effort; the Pending row shows what happened).
-      if (approved && sale) await this.#reverse(adapter, pending, sale, instrument);
+      if (approved && sale) {
+        if (surelyNotApplied(err)) {
+          // The answer was not recorded: take the charge back rather than leave money taken
+          // without a record the partner can see (best effort; the Pending row shows what happened).
+          await this.#reverse(adapter, pending, sale, instrument);
+        } else {
+          // The connection failed around the write, which may have committed (an outage audit
+          // saw approvals recorded, then voided: a record of a charge that was taken back). The
+          // charge stands; the row says approved, or Pending for an operator to resolve.
+          this.#log?.error(
+            { paymentGuid: pending.id, transactionId: sale.transactionId },
+            'payment approved, but the database failed while its approval was written: the charge stands; if the payment is still Pending, resolve it as approved (payments pending resolve)',
+          );
+        }
+      }
       throw err;
     }
     if (!completed) return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
@@ -658,9 +671,9 @@ export class PaymentService {
   async #reverse(adapter: ProcessorAdapter, pending: PaymentInsert, sale: SaleResult, instrument: Instrument): Promise<void> {
     try {
       await adapter.void({ reference: `${pending.id}:reversal`, originalTransactionId: sale.transactionId, amountCents: pending.totalAmountCents, kind: instrument.kind === 'bank' ? 'ach' : 'card' });
-      this.#log?.error({ paymentGuid: pending.id }, 'payment outcome could not be recorded; the sale was voided at the processor');
+      this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded; the sale was voided at the processor');
     } catch (err) {
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, 'payment outcome could not be recorded and the sale could not be voided: reconcile it with the processor');
+      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded and the sale could not be voided: reconcile it with the processor');
     }
   }
 

@@ -109,10 +109,24 @@ function statementName(text: string): string {
   return name;
 }
 
+/** How long a new connection to PostgreSQL may take before the request that needs it fails. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function openPostgres(url: string, poolSize = 10): Store {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: [process.env.PGOPTIONS, SESSION_SETTINGS].filter(Boolean).join(' ') });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: [process.env.PGOPTIONS, SESSION_SETTINGS].filter(Boolean).join(' '),
+    // A database that does not answer (a frozen host, a network cut) fails a request after this
+    // instead of holding it, and the pool, for as long as it lasts (an outage audit).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  // Nor one in use: pg-pool drops its own listener from a client it hands out (a transaction, a
+  // lock), and pg emits 'error' on that client when its connection ends. Unheard, that killed the
+  // process at a failover or restart (an outage audit); the pending query fails instead.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
   const sql: SqlClient = {
     exec: async (text) => {

@@ -4,7 +4,7 @@ import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
 import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import { createServices } from '../../src/services/index.ts';
-import { openPostgres, openStore } from '../../src/store/database.ts';
+import { type QueryOptions, openPostgres, openStore } from '../../src/store/database.ts';
 import { type TestContext, cardPaymentInput, createTestContext, seedTestPartner, withSimulator } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
@@ -270,6 +270,38 @@ describe('after the processor approved', () => {
       expect(ctx.logs.join('')).toContain('the sale was voided at the processor');
     } finally {
       adapter.sale = sale;
+      adapter.void = voidSale;
+    }
+  });
+
+  it('keeps the charge when the connection fails while the approval is written (it may have committed)', async () => {
+    // An outage audit: the write committed, the connection died before the answer, and the sale
+    // was voided: a record of a charge that had been taken back.
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const voidSale = adapter.void.bind(adapter);
+    const voided: string[] = [];
+    adapter.void = async (request) => {
+      voided.push(request.originalTransactionId);
+      return voidSale(request);
+    };
+    const query = ctx.store.sql.query;
+    ctx.store.sql.query = async <T,>(text: string, params?: unknown[], options?: QueryOptions) => {
+      const rows = await query<T>(text, params, options);
+      // The write happens; its answer is lost with the connection.
+      if (text.startsWith('UPDATE payments SET') && text.includes('transaction_id')) throw new Error('Connection terminated unexpectedly');
+      return rows;
+    };
+    try {
+      const tranId = newTranId();
+      const res = await pay(card({ TranId: tranId }));
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(voided).toEqual([]);
+      const [row] = await query<{ payment_result: number; transaction_id: string }>('SELECT payment_result, transaction_id FROM payments WHERE tran_id = $1', [tranId]);
+      expect(row).toMatchObject({ payment_result: 3, transaction_id: expect.stringMatching(/^SIM/) });
+      expect(ctx.logs.join('')).toContain('the charge stands');
+      expect(ctx.logs.join('')).toContain(row!.transaction_id);
+    } finally {
+      ctx.store.sql.query = query;
       adapter.void = voidSale;
     }
   });

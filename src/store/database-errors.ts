@@ -1,0 +1,61 @@
+/**
+ * What a database error says about the statement and about the database: the error handler
+ * answers an unreachable database with 503, and a payment whose approval could not be written
+ * must know whether the write may still have happened (an outage audit). Driver errors arrive
+ * as they are (pg, PGlite) or wrapped by Drizzle (`cause`).
+ */
+
+/** Connection-level errors: the database could not be reached, or the connection ended. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE']);
+/** Raised before a connection existed: no statement was sent on it. */
+const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_CONNECTED_MESSAGES = [/timeout exceeded when trying to connect/i];
+const CONNECTION_LOST_MESSAGES = [/connection terminated/i, /Connection terminated unexpectedly/i, /terminating connection/i];
+/**
+ * SQLSTATE classes that mean the connection or the server failed, not the statement: 08
+ * connection exception, 57 operator intervention (57P01 admin shutdown can come after a commit,
+ * while it waits for a synchronous standby), 58 system error, XX internal error.
+ */
+const AMBIGUOUS_CLASSES = new Set(['08', '57', '58', 'XX']);
+/** Of those, the ones that say the database is going away or not yet accepting connections. */
+const UNAVAILABLE_STATES = /^(08...|57P0[123])$/;
+
+/** The error and the errors it wraps, outermost first. */
+function chain(err: unknown): { code?: unknown; message?: unknown; errors?: unknown }[] {
+  const out: { code?: unknown; message?: unknown; errors?: unknown }[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    out.push(e as { code?: unknown; message?: unknown });
+    e = (e as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+const sqlState = (code: unknown): string | undefined => (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
+const messageOf = (e: { message?: unknown }) => (typeof e.message === 'string' ? e.message : '');
+
+/** The database is unreachable or its connection ended: the request may be tried again later. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return chain(err).some((e) => {
+    const state = sqlState(e.code);
+    if (state) return UNAVAILABLE_STATES.test(state);
+    if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
+    const message = messageOf(e);
+    return [...NEVER_CONNECTED_MESSAGES, ...CONNECTION_LOST_MESSAGES].some((m) => m.test(message));
+  });
+}
+
+/**
+ * Whether a failed statement surely did not take effect: the server refused it (an SQLSTATE that
+ * is not about the connection or the server itself), or no connection was ever made. A lost
+ * connection, or a server that failed around a commit, may have committed it.
+ */
+export function surelyNotApplied(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const state = sqlState(e.code);
+    if (state) return !AMBIGUOUS_CLASSES.has(state.slice(0, 2));
+    if (typeof e.code === 'string' && NEVER_CONNECTED_CODES.has(e.code)) return true;
+    if (NEVER_CONNECTED_MESSAGES.some((m) => m.test(messageOf(e)))) return true;
+  }
+  return false;
+}
