@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponseCode } from '../domain/payment-status.ts';
 import { NotFoundError } from '../services/errors.ts';
+import { isDatabaseUnavailable } from '../store/database-errors.ts';
 import type { Services } from '../services/index.ts';
 import { type PayLink, payLinkRef } from '../services/paylinks.ts';
 import type { CheckoutOutcome, SavedInstruments } from '../services/paylinks-checkout.ts';
@@ -288,12 +289,17 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'pay page error');
+    // An unreachable database is 503 with Retry-After, one warn line, as on the API.
+    const unavailable = isDatabaseUnavailable(error);
+    const status = unavailable ? 503 : typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (unavailable) {
+      request.log.warn({ errorName: error.name }, 'database unavailable: pay page answered 503');
+      reply.header('Retry-After', '5');
+    } else if (status === 500) request.log.error({ err: error }, 'pay page error');
     else request.log.info({ code: error.code, status }, 'pay page request refused');
     return send(reply, status, undefined, 'en', (_n, t) => ({
       title: t.unavailableTitle,
-      main: messagePage(t.unavailableTitle, status === 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
+      main: messagePage(t.unavailableTitle, status >= 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
     }));
   });
 }

@@ -34,6 +34,22 @@ describe('an unreachable database', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' })).statusCode).not.toBe(503);
   });
 
+  it('gives the pay page a 503 page with Retry-After, not its 500 page', async () => {
+    const find = ctx.services.payLinks.find;
+    ctx.services.payLinks.find = async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    };
+    try {
+      const res = await ctx.app.inject({ method: 'GET', url: '/paylink/AAAAAAAAAAAAAAAAAAAAAAAA' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain('Please try again later.');
+    } finally {
+      ctx.services.payLinks.find = find;
+    }
+  });
+
   it('makes /readyz answer 503 within its timeout when the database does not answer at all', async () => {
     const ping = ctx.store.ping;
     ctx.store.ping = () => new Promise(() => {});
