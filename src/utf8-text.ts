@@ -40,3 +40,9 @@ function formComponent(raw: string): string | undefined {
   const parts = text.split(/(%[0-9a-fA-F]{2})/).map((part, i) => (i % 2 ? Buffer.from([parseInt(part.slice(1), 16)]) : Buffer.from(part, 'utf8')));
   return utf8Text(Buffer.concat(parts));
 }
+
+/** The name/value pairs of an urlencoded body's bytes, or undefined if the bytes or their escapes are not UTF-8. */
+export function utf8FormEntries(bytes: Uint8Array): [string, string][] | undefined {
+  const text = utf8Text(bytes);
+  return text === undefined ? undefined : formEntries(text);
+}

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { ConflictError, GoneError, NotFoundError, ValidationError } from '../services/errors.ts';
-import { isDatabaseUnavailable } from '../store/database-errors.ts';
+import { isDatabaseUnavailable, sqlStateOf } from '../store/database-errors.ts';
 import { sendBrokenRules, sendProblem } from './problems.ts';
 import { schemaViolations } from './schema-errors.ts';
 
@@ -30,7 +30,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (isInvalidDatabaseInput(error)) {
     // Backstop: a value no rule caught that PostgreSQL cannot take (a NUL character, an
     // out-of-range number or date). The request is refused; nothing was written.
-    request.log.info({ code: databaseCode(error) }, 'input refused by the database');
+    request.log.info({ code: sqlStateOf(error) }, 'input refused by the database');
     return sendBrokenRules(reply, [{ code: ErrorCode.InvalidFormat, message: 'A value in the request cannot be stored (control characters, or a number or date out of range).' }]);
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -54,7 +54,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (isDatabaseUnavailable(error)) {
     // One short line per request, not a stack trace each: an outage otherwise floods the log
     // (an outage audit: 1.75 MB in 3 minutes). 503 with Retry-After tells clients to come back.
-    request.log.warn({ errorName: error.name, code: databaseCode(error) ?? error.code }, 'database unavailable: answered 503');
+    request.log.warn({ errorName: error.name, code: sqlStateOf(error) ?? error.code }, 'database unavailable: answered 503');
     reply.header('Retry-After', '5');
     return sendProblem(reply, 503, 'The service cannot reach its database. Try again shortly.');
   }
@@ -65,14 +65,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
 /** PostgreSQL's "data exception" codes that bad input causes (class 22), wherever the driver put them. */
 const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22001', '22023', '22004']);
 
-function databaseCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
-
 export function isInvalidDatabaseInput(error: unknown): boolean {
-  const code = databaseCode(error);
+  const code = sqlStateOf(error);
   return code !== undefined && INVALID_INPUT.has(code);
 }

@@ -9,7 +9,7 @@ import { sameNamespace, soapActionOf } from './soap-action.ts';
 import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
-import { formEntries, utf8Text } from '../utf8-text.ts';
+import { utf8FormEntries, utf8Text } from '../utf8-text.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -173,8 +173,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
     }
   });
   app.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer', bodyLimit: GATEWAY_BODY_LIMIT }, (_request, body, done) => {
-    const text = utf8Text(body as Buffer);
-    const entries = text === undefined ? undefined : formEntries(text);
+    const entries = utf8FormEntries(body as Buffer);
     if (entries === undefined) return done(notUtf8(), undefined);
     done(null, formParams(entries));
   });

@@ -23,7 +23,7 @@ import { setPageHeaders, newNonce } from './headers.ts';
 import { type Messages, type PageLanguage, entry, fill, messagesFor, resolveLanguage } from './i18n.ts';
 import { page } from './layout.ts';
 import { SubmissionLimiter } from './rate-limit.ts';
-import { formEntries, utf8Text } from '../utf8-text.ts';
+import { utf8FormEntries } from '../utf8-text.ts';
 import { manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
 import { messagePage, receiptPage } from './view-pages.ts';
 
@@ -103,8 +103,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   // UTF-8 only, as every surface (docs/decisions.md, "Request text is UTF-8 only"): the page is
   // UTF-8, so its browsers send UTF-8, and other bytes would have been stored as U+FFFD.
   app.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-    const text = utf8Text(body as Buffer);
-    const entries = text === undefined ? undefined : formEntries(text);
+    const entries = utf8FormEntries(body as Buffer);
     if (entries === undefined) return done(Object.assign(new Error('The form is not UTF-8 text.'), { statusCode: 400, code: 'FORM_NOT_UTF8' }), undefined);
     done(null, formBody(entries));
   });

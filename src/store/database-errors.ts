@@ -10,7 +10,7 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'E
 /** Raised before a connection existed: no statement was sent on it. */
 const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const NEVER_CONNECTED_MESSAGES = [/timeout exceeded when trying to connect/i];
-const CONNECTION_LOST_MESSAGES = [/connection terminated/i, /Connection terminated unexpectedly/i, /terminating connection/i];
+const CONNECTION_LOST_MESSAGES = [/connection terminated/i, /terminating connection/i];
 /**
  * SQLSTATE classes that mean the connection or the server failed, not the statement: 08
  * connection exception, 57 operator intervention (57P01 admin shutdown can come after a commit,
@@ -32,6 +32,15 @@ function chain(err: unknown): { code?: unknown; message?: unknown; errors?: unkn
 }
 
 const sqlState = (code: unknown): string | undefined => (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
+
+/** The PostgreSQL SQLSTATE of an error, wherever the driver or Drizzle put it. */
+export function sqlStateOf(err: unknown): string | undefined {
+  for (const e of chain(err)) {
+    const state = sqlState(e.code);
+    if (state) return state;
+  }
+  return undefined;
+}
 const messageOf = (e: { message?: unknown }) => (typeof e.message === 'string' ? e.message : '');
 
 /** The database is unreachable or its connection ended: the request may be tried again later. */
