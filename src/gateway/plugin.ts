@@ -10,6 +10,7 @@ import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 import { utf8FormEntries, utf8Text } from '../utf8-text.ts';
+import { isDatabaseUnavailable } from '../store/database-errors.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -48,10 +49,24 @@ function sqlState(err: unknown): string | undefined {
 }
 
 /**
+ * What the gateway says when its database cannot be reached. The spec's codes have no "try
+ * again", so the code stays Internal_Error (a Server fault over SOAP); the words tell the
+ * integration that the call may be repeated, and the log gets one warn line per call, not a
+ * stack trace each (an outage floods the log otherwise).
+ */
+const DATABASE_UNAVAILABLE = 'The service cannot reach its database. Try again shortly.';
+
+function logDatabaseUnavailable(request: FastifyRequest, err: unknown, operation: string | undefined) {
+  const e = err as { name?: unknown; code?: unknown };
+  request.log.warn({ operation, errorName: e?.name, code: e?.code }, 'database unavailable: gateway call not carried out');
+}
+
+/**
  * Runs an operation; what it throws is never a text/plain 500. Text the database cannot store
- * (a backstop: the parameters refuse NUL first) is Invalid_Argument. Any other error is logged
- * and, over SOAP, rethrown to become a Server fault (gatewayErrorHandler); over HTTP POST, which
- * has no faults, it is the record `Internal_Error`.
+ * (a backstop: the parameters refuse NUL first) is Invalid_Argument. An unreachable database is
+ * said as such (DATABASE_UNAVAILABLE). Any other error is logged and, over SOAP, rethrown to
+ * become a Server fault (gatewayErrorHandler); over HTTP POST, which has no faults, it is the
+ * record `Internal_Error`.
  */
 async function runOperation(request: FastifyRequest, gateway: GatewayService, op: GatewayOperation, params: Params, overSoap: boolean): Promise<GatewayResult> {
   try {
@@ -62,6 +77,11 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
       // Not the error itself: its message carries every bound parameter.
       request.log.warn({ operation: op.name, sqlState: state }, 'gateway parameter refused by the database');
       return { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };
+    }
+    if (isDatabaseUnavailable(err)) {
+      logDatabaseUnavailable(request, err, op.name);
+      if (overSoap) throw new SoapFault(500, 'Server', DATABASE_UNAVAILABLE);
+      return { code: 'Internal_Error', error: DATABASE_UNAVAILABLE };
     }
     if (overSoap) throw err;
     request.log.error({ err }, 'gateway error');
@@ -97,6 +117,10 @@ function gatewayErrorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status >= 400 && status < 500) return sendError(request, reply, status, 'Client', 'The request could not be read.');
+  if (isDatabaseUnavailable(error)) {
+    logDatabaseUnavailable(request, error, undefined);
+    return sendError(request, reply, 500, 'Server', DATABASE_UNAVAILABLE);
+  }
   request.log.error({ err: error }, 'gateway error');
   return sendError(request, reply, 500, 'Server', 'Server was unable to process request.');
 }

@@ -138,12 +138,31 @@ describe('an error inside an operation', () => {
   });
 
   it('over SOAP: a 500 Server fault (SOAP 1.1), as the gateway answers any unexpected error', async () => {
-    vi.spyOn(ctx.services.gatewaySessions, 'resolve').mockRejectedValue(new Error('connection terminated unexpectedly'));
+    vi.spyOn(ctx.services.gatewaySessions, 'resolve').mockRejectedValue(new Error('Failed query: select ... secret-params'));
     const res = await soap11(ctx, 'GetToken', card());
     expect(res.statusCode).toBe(500);
     expect(res.headers['content-type']).toMatch(/^text\/xml/);
     expect(res.body).toContain('<faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring>');
-    expect(res.body).not.toContain('connection terminated');
+    expect(res.body).not.toContain('secret-params');
+  });
+
+  it('an unreachable database: says so and that the call can be repeated, with one warn line and no stack (HTTP POST and SOAP)', async () => {
+    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    vi.spyOn(ctx.services.gatewaySessions, 'resolve').mockImplementation(async () => {
+      throw unreachable();
+    });
+    const said = 'The service cannot reach its database. Try again shortly.';
+    const before = ctx.logs.length;
+    const form = await formPost(ctx, 'GetToken', card());
+    expect(form.statusCode).toBe(200);
+    expect(resultOf(form)).toEqual({ code: 'Internal_Error', error: said });
+    const soap = await soap11(ctx, 'GetToken', card());
+    expect(soap.statusCode).toBe(500);
+    expect(soap.body).toContain(`<faultcode>soap:Server</faultcode><faultstring>${said}</faultstring>`);
+    const lines = ctx.logs.slice(before);
+    expect(lines.filter((l) => l.includes('database unavailable: gateway call not carried out'))).toHaveLength(2);
+    expect(lines.join('')).not.toContain('"stack"');
+    expect(lines.filter((l) => l.includes('"level":50'))).toHaveLength(0);
   });
 
   it('text the database cannot store (SQLSTATE 22021 or 22P05, behind a wrapper) is Invalid_Argument on both, and its parameters are not logged', async () => {
