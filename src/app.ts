@@ -15,6 +15,7 @@ import { lazyChildLogger } from './lazy-logger.ts';
 import { loggerOptions } from './logging.ts';
 import { payPageBadRequest, payPagePlugin } from './paypage/plugin.ts';
 import { RouteTable } from './route-table.ts';
+import { DatabaseAvailability } from './store/database-availability.ts';
 
 
 function strictGuidFormat(ajv: Ajv): void {
@@ -107,6 +108,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   services.payments.useLogger(app.log);
+  const availability = new DatabaseAvailability(app.log, services.clock);
+  app.decorate('databaseAvailability', availability);
+  services.store.onConnect(() => availability.reached());
   const routes = new RouteTable();
   routes.track(app);
   app.addHook('onRequest', async (request, reply) => {
@@ -123,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(ProblemDetails);
 
   await registerOpenApi(app, config.publicBaseUrl);
-  healthRoutes(app, services.store);
+  healthRoutes(app, services.store, availability);
   await app.register(apiPlugin, { prefix: '/api', services, extraRoutes: options.extraApiRoutes });
   await app.register(payPagePlugin, { prefix: '/paylink', services });
   await app.register(gatewayPlugin, { services });

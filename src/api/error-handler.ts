@@ -55,6 +55,7 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
     // One short line per request, not a stack trace each: an outage otherwise floods the log
     // (an outage audit: 1.75 MB in 3 minutes). 503 with Retry-After tells clients to come back.
     request.log.warn({ errorName: error.name, code: sqlStateOf(error) ?? error.code }, 'database unavailable: answered 503');
+    request.server.databaseAvailability.refused();
     reply.header('Retry-After', '5');
     return sendProblem(reply, 503, 'The service cannot reach its database. Try again shortly.');
   }

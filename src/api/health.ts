@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../store/database.ts';
+import type { DatabaseAvailability } from '../store/database-availability.ts';
 import { sendProblem } from './problems.ts';
 
 /**
@@ -10,7 +11,7 @@ import { sendProblem } from './problems.ts';
 export const READY_TIMEOUT_MS = 2_000;
 
 /** Liveness (the process answers) and readiness (the database answers, in time). */
-export function healthRoutes(app: FastifyInstance, store: Store) {
+export function healthRoutes(app: FastifyInstance, store: Store, availability: DatabaseAvailability) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     let timer: NodeJS.Timeout | undefined;
@@ -19,6 +20,7 @@ export function healthRoutes(app: FastifyInstance, store: Store) {
     });
     try {
       await Promise.race([store.ping(), late]);
+      availability.reached();
       return { status: 'ready', database: store.kind };
     } catch {
       return sendProblem(reply, 503, 'The database is not reachable.');

@@ -59,6 +59,7 @@ const DATABASE_UNAVAILABLE = 'The service cannot reach its database. Try again s
 function logDatabaseUnavailable(request: FastifyRequest, err: unknown, operation: string | undefined) {
   const e = err as { name?: unknown; code?: unknown };
   request.log.warn({ operation, errorName: e?.name, code: e?.code }, 'database unavailable: gateway call not carried out');
+  request.server.databaseAvailability.refused();
 }
 
 /**

@@ -293,6 +293,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const status = unavailable ? 503 : typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (unavailable) {
       request.log.warn({ errorName: error.name }, 'database unavailable: pay page answered 503');
+      request.server.databaseAvailability.refused();
       reply.header('Retry-After', '5');
     } else if (status === 500) request.log.error({ err: error }, 'pay page error');
     else request.log.info({ code: error.code, status }, 'pay page request refused');

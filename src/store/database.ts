@@ -41,6 +41,8 @@ export interface Store {
    */
   withAdvisoryLock<T>(lockId: number, fn: (sql: SqlClient) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** Calls `listener` whenever a new connection to the database is made (PostgreSQL server only). */
+  onConnect(listener: () => void): void;
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (tests start from a migrated copy). */
   dump?(): Promise<Blob>;
@@ -85,6 +87,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     db,
     sql,
     withAdvisoryLock: (_lockId, fn) => fn(sql),
+    // One connection, in this process: it does not come and go.
+    onConnect: () => {},
     dump: () => client.dumpDataDir('none'),
     ping: async () => {
       await client.query('SELECT 1');
@@ -164,6 +168,9 @@ export function openPostgres(url: string, poolSize = 10): Store {
     },
     ping: async () => {
       await pool.query('SELECT 1');
+    },
+    onConnect: (listener) => {
+      pool.on('connect', () => listener());
     },
     close: async () => {
       if (closed) return;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READY_TIMEOUT_MS } from '../../src/api/health.ts';
-import { type QueryOptions } from '../../src/store/database.ts';
+import { type QueryOptions, openPostgres } from '../../src/store/database.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 
@@ -32,6 +32,45 @@ describe('an unreachable database', () => {
       ctx.store.sql.query = query;
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' })).statusCode).not.toBe(503);
+  });
+
+  it('logs when the outage began (once, as an error) and when it ended, with the calls it cost', async () => {
+    // Readiness reaching the database ends the outage an earlier test began.
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    const query = ctx.store.sql.query;
+    ctx.store.sql.query = async <T,>(_text: string, _params?: unknown[], _options?: QueryOptions): Promise<T[]> => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    };
+    const logsBefore = ctx.logs.length;
+    try {
+      for (let i = 0; i < 3; i++) expect((await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' })).statusCode).toBe(503);
+    } finally {
+      ctx.store.sql.query = query;
+    }
+    const during = ctx.logs.slice(logsBefore);
+    const began = during.filter((l) => l.includes('database unreachable: calls that need it are answered 503'));
+    expect(began).toHaveLength(1);
+    expect(began[0]).toContain('"level":50');
+    expect(during.join('')).not.toContain('database reachable again');
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    const ended = ctx.logs.slice(logsBefore).filter((l) => l.includes('database reachable again'));
+    expect(ended).toHaveLength(1);
+    expect(JSON.parse(ended[0]!)).toMatchObject({ refusedCalls: 3, downForMs: expect.any(Number), downSince: expect.any(String) });
+    // Said once per outage: a reachable database is not announced again.
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect(ctx.logs.slice(logsBefore).filter((l) => l.includes('database reachable again'))).toHaveLength(1);
+  });
+
+  it.skipIf(!testDatabaseUrl())('hears of every new connection to PostgreSQL (where an outage ends)', async () => {
+    const store = openPostgres(testDatabaseUrl()!, 2);
+    let connections = 0;
+    store.onConnect(() => connections++);
+    try {
+      await Promise.all([store.ping(), store.ping()]);
+      expect(connections).toBe(2);
+    } finally {
+      await store.close();
+    }
   });
 
   it('gives the pay page a 503 page with Retry-After, not its 500 page', async () => {
