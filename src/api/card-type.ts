@@ -5,6 +5,9 @@
  */
 const SPEC_CARD_TYPES: ReadonlySet<string> = new Set(['American Express', 'Mastercard', 'Visa', 'Discover', 'Diners Club']);
 
+/** Every CardType a response can carry (the OpenAPI document's enum). */
+export const WIRE_CARD_TYPES = [...SPEC_CARD_TYPES, 'Undefined'] as const;
+
 export function wireCardType(cardType: string | null): string {
   return cardType !== null && SPEC_CARD_TYPES.has(cardType) ? cardType : 'Undefined';
 }

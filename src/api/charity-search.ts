@@ -88,6 +88,7 @@ export function charitySearchRoutes(app: FastifyInstance, services: Services, co
       },
       schema: {
         tags: ['Charities'],
+        operationId: 'searchCharities',
         summary: 'Search the US (IRS) and Canadian (CRA) charity directory; no AccessToken needed.',
         querystring: CharitySearchQuery,
         response: {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../domain/error-codes.ts';
-import { ConflictError, GoneError, NotFoundError, ValidationError } from '../services/errors.ts';
+import { NotFoundError, ValidationError } from '../services/errors.ts';
 import { isDatabaseUnavailable, sqlStateOf } from '../store/database-errors.ts';
 import { sendBrokenRules, sendProblem } from './problems.ts';
 import { schemaViolations } from './schema-errors.ts';
@@ -24,8 +24,6 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   }
   if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations);
   if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
-  if (error instanceof GoneError) return sendProblem(reply, 410, error.message);
-  if (error instanceof ConflictError) return sendProblem(reply, 409, error.message);
 
   if (isInvalidDatabaseInput(error)) {
     // Backstop: a value no rule caught that PostgreSQL cannot take (a NUL character, an

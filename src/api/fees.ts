@@ -174,6 +174,7 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
     {
       schema: {
         tags: ['Fees'],
+        operationId: 'getFee',
         summary: 'The fee breakdown of one transaction line.',
         description:
           'Rules and worked examples: docs/fees.md. 404 when the partner has no fee schedule for the group, or a ' +
@@ -218,6 +219,7 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
     {
       schema: {
         tags: ['Fees'],
+        operationId: 'calculateFees',
         summary: 'The fee breakdowns of several transaction lines of one payment, and their totals.',
         description:
           'PaymentMethodTypeId applies to every line; the flat fees (per transaction, card type) are charged once, on the ' +

@@ -13,7 +13,7 @@ import { payLinkRoutes } from './paylinks.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { refundVoidRoutes } from './refund-void.ts';
 import { sessionRoutes } from './session.ts';
-import { authenticatedErrors } from './wire.ts';
+import { errorResponses } from './wire.ts';
 
 /** Surface A, the JSON payment API, mounted at /api. */
 export async function apiPlugin(app: FastifyInstance, opts: { services: Services; extraRoutes?: (api: FastifyInstance) => void }) {
@@ -39,15 +39,28 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
 }
 
 /**
- * Marks every route that needs an AccessToken as such in the OpenAPI document, and lists the
- * error responses every route can give (unless a route describes them itself).
+ * Marks every route that needs an AccessToken as such in the OpenAPI document (and the public
+ * ones as needing nothing), and lists the error responses the route can give, unless it describes
+ * them itself: 401 where an AccessToken is needed, 413 and 415 where a body can be sent (a DELETE
+ * too: a body sent is read), 429 where a rate limit applies, and 400, 500 and 503 everywhere.
  */
 function documentAuthAndErrors(app: FastifyInstance) {
-  const { 401: _unauthorized, ...publicErrors } = authenticatedErrors;
+  const { 400: invalid, 401: unauthorized, 413: tooLarge, 415: unsupported, 429: tooMany, 500: internal, 503: unavailable } = errorResponses;
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
-    if (!isPublic) schema.security ??= [{ AccessToken: [] }];
-    schema.response = { ...(isPublic ? publicErrors : authenticatedErrors), ...((schema.response as object | undefined) ?? {}) };
+    const config = route.config as { public?: boolean; rateLimit?: unknown } | undefined;
+    const isPublic = config?.public === true;
+    schema.security ??= isPublic ? [] : [{ AccessToken: [] }];
+    const methods = [route.method].flat();
+    const readsBody = methods.some((m) => m !== 'GET' && m !== 'HEAD');
+    schema.response = {
+      400: invalid,
+      ...(isPublic ? {} : { 401: unauthorized }),
+      ...(readsBody ? { 413: tooLarge, 415: unsupported } : {}),
+      ...(config?.rateLimit ? { 429: tooMany } : {}),
+      500: internal,
+      503: unavailable,
+      ...((schema.response as object | undefined) ?? {}),
+    };
   });
 }

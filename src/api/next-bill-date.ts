@@ -35,6 +35,7 @@ export function nextBillDateRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['Recurring billing'],
+        operationId: 'getNextBillDate',
         summary: 'The next bill date after a date for a billing frequency.',
         description:
           'Daily +1 day, Weekly +7, Bi-Weekly +14; Monthly +1 month, Bi-Monthly +2, Quarterly +3, Semi-Annually +6, Annually +12, ' +

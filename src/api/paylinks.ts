@@ -167,6 +167,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       attachValidation: true,
       schema: {
         tags: ['Pay links'],
+        operationId: 'createPayLink',
         summary: 'Create a pay link: a unique URL that opens the hosted payment page.',
         description: 'Needs the AccessToken header and the body ApiKey (the pay-link key). A wrong ApiKey is a 400 BrokenRule (ErrorCode 6000).',
         consumes: JSON_CONSUMES,
@@ -260,6 +261,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
     {
       schema: {
         tags: ['Pay links'],
+        operationId: 'cancelPayLink',
         summary: 'Cancel a pay link; its page then answers 410. Cancelling again answers the same.',
         querystring: Type.Object({
           PayLinkId: Type.String({ minLength: 1, description: 'The last segment of the PayLinkUrl.' }),
@@ -276,6 +278,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
     {
       schema: {
         tags: ['Pay links'],
+        operationId: 'getPayLinkResult',
         summary: "Confirm a pay link outcome from the redirect's responseToken (single use, 30 minutes, the link's partner only).",
         description:
           'Returns the payment response of the payment the page made. For WorkflowType 3 and 4 (a card stored, nothing paid) the response carries the ' +

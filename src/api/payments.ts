@@ -7,12 +7,12 @@ import type { Services } from '../services/index.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../services/payment-input.ts';
 import type { PaymentRecord } from '../services/payment-record.ts';
 import { MAX_LENGTH } from '../services/payment-validation.ts';
-import { wireCardType } from './card-type.ts';
+import { WIRE_CARD_TYPES, wireCardType } from './card-type.ts';
 import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
 import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
-import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable } from './wire.ts';
+import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire } from './wire.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
 
@@ -105,8 +105,8 @@ export const PaymentResponse = Type.Object(
     PaymentGuid: Type.String({ format: 'uuid' }),
     PaymentId: Type.Integer({ format: 'int32' }),
     ResponseCode: Nullable(Type.String({ description: '0 approved, -100 not processed (duplicate), 12 declined, 13 referral, 50 insufficient funds, 24 invalid expiration date, 22 invalid ABA number, 23 invalid account number, 99 general error.' })),
-    PaymentResult: Type.Integer({ description: '1 Pending, 2 Processing, 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled.' }),
-    ProcessStatus: Type.Integer({ description: '1 NotProcessed, 2 Authorized, 4 Settled, 5 Rejected, 6 RefundRequired, 7 AwaitingRefund, 8 Refunded, 9 Cancelled, 10 Chargeback, 11 RefundRejected.' }),
+    PaymentResult: PaymentResultWire('1 Pending, 2 Processing, 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled.'),
+    ProcessStatus: ProcessStatusWire('1 NotProcessed, 2 Authorized, 4 Settled, 5 Rejected, 6 RefundRequired, 7 AwaitingRefund, 8 Refunded, 9 Cancelled, 10 Chargeback, 11 RefundRejected.'),
     TotalAmount: Type.Number({ description: 'Total charged: the lines’ PaymentAmount plus ShippingFee and Surcharge.' }),
     TotalSurcharge: Nullable(Type.Number()),
     AVSStreetStatus: str,
@@ -130,7 +130,7 @@ export const PaymentResponse = Type.Object(
     ProvinceCode: str,
     CountryCode: str,
     CardNum: Nullable(Type.String({ description: 'Last 4 digits of the card.' })),
-    CardType: Nullable(Type.String({ description: 'American Express, Mastercard, Visa, Discover, Diners Club or Undefined (a wallet, or a JCB card: PaymentMethodTypeId 6).' })),
+    CardType: Nullable(Type.String({ enum: [...WIRE_CARD_TYPES], description: 'American Express, Mastercard, Visa, Discover, Diners Club or Undefined (a wallet, or a JCB card: PaymentMethodTypeId 6).' })),
     ExpMonth: str,
     ExpYear: str,
     Currency: str,
@@ -255,8 +255,9 @@ function allViolations(request: FastifyRequest, own: RuleViolation[], rules: Rul
   return firstPerField([...fromSchema, ...own, ...rules]);
 }
 
-const paymentSchema = (title: string, body: TSchema) => ({
+const paymentSchema = (operationId: string, title: string, body: TSchema) => ({
   tags: ['Payments'],
+  operationId,
   summary: title,
   consumes: JSON_CONSUMES,
   body,
@@ -282,7 +283,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof CardPaymentRequest> }>(
     '/payment',
-    { attachValidation: true, schema: paymentSchema('Charge a card (or a wallet).', CardPaymentRequest) },
+    { attachValidation: true, schema: paymentSchema('createPayment', 'Charge a card (or a wallet).', CardPaymentRequest) },
     async (request, reply) => {
       const body = (dropMistyped(request.body, CardPaymentRequest) ?? {}) as Partial<Static<typeof CardPaymentRequest>>;
       const own: RuleViolation[] = [];
@@ -310,7 +311,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof AchPaymentRequest> }>(
     '/paymentAch',
-    { attachValidation: true, schema: paymentSchema('Debit a bank account (ACH).', AchPaymentRequest) },
+    { attachValidation: true, schema: paymentSchema('createAchPayment', 'Debit a bank account (ACH).', AchPaymentRequest) },
     async (request, reply) => {
       const body = (dropMistyped(request.body, AchPaymentRequest) ?? {}) as Partial<Static<typeof AchPaymentRequest>>;
       const own: RuleViolation[] = [];

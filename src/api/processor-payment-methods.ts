@@ -23,6 +23,7 @@ export function processorPaymentMethodRoutes(app: FastifyInstance, services: Ser
     {
       schema: {
         tags: ['Processors'],
+        operationId: 'listProcessorPaymentMethodTypes',
         summary: "The active payment method types of one of the partner's processors.",
         querystring: Query,
         response: { 200: Type.Array(PaymentMethodItem), ...notFound },

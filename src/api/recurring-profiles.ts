@@ -110,15 +110,15 @@ const RecurringProfileDetails = Type.Object(
     Status: Type.Union([Type.Literal('Active'), Type.Literal('Suspended'), Type.Literal('Completed'), Type.Literal('Cancelled')], {
       description: 'Active (billing), Suspended (failed charges used up its retries; a PUT with a NextBillDate resumes it), Completed (past EndDate), Cancelled.',
     }),
-    BillingFrequency: Type.String({ examples: ['Monthly'] }),
+    BillingFrequency: Type.String({ enum: [...BILLING_FREQUENCIES], description: 'As the spec spells it, whatever letter case the profile was made with.' }),
     Amount: Type.Number({ description: 'Amount per bill date (with PayFee: what the first charge was).' }),
     PreFeeAmount: Nullable(Type.Number({ description: 'With PayFee: the amount before fees.' })),
     PayFee: Type.Boolean(),
     TransactionSourceGroupId: Type.String(),
-    StartDate: Type.String({ description: 'yyyy-MM-dd' }),
-    EndDate: Nullable(Type.String({ description: 'yyyy-MM-dd' })),
-    NextBillDate: Type.String({ description: 'yyyy-MM-dd: the bill date charged next.' }),
-    NextAttemptDate: Type.String({ description: 'yyyy-MM-dd: when the next charge is tried (after a failure, a retry day; else NextBillDate).' }),
+    StartDate: Type.String({ format: 'date', description: 'yyyy-MM-dd' }),
+    EndDate: Nullable(Type.String({ format: 'date', description: 'yyyy-MM-dd' })),
+    NextBillDate: Type.String({ format: 'date', description: 'yyyy-MM-dd: the bill date charged next.' }),
+    NextAttemptDate: Type.String({ format: 'date', description: 'yyyy-MM-dd: when the next charge is tried (after a failure, a retry day; else NextBillDate).' }),
     FailedAttempts: Type.Integer({ description: 'Failed charges of NextBillDate so far.' }),
     LastFailure: Nullable(Type.String({ description: 'Why the last charge failed, while NextBillDate is unpaid.' })),
     LastPaymentGuid: Nullable(Type.String({ format: 'uuid', description: 'The payment of the last charge tried (for a profile a pay link started: the link\'s payment, until the first charge).' })),
@@ -241,6 +241,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
     {
       schema: {
         tags: ['Recurring billing'],
+        operationId: 'createRecurringProfile',
         summary: 'Create a recurring profile: charge a stored token on a schedule.',
         description:
           'The profile bills the token on its schedule through the billing worker (the first charge of a donation is usually made with ' +
@@ -274,6 +275,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
     {
       schema: {
         tags: ['Recurring billing'],
+        operationId: 'updateRecurringProfile',
         summary: 'Change a recurring profile.',
         description:
           'Only the fields sent change. A new NextBillDate restarts the schedule from it (and resumes a suspended profile); an EndDate ' +
@@ -304,6 +306,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
     {
       schema: {
         tags: ['Recurring billing'],
+        operationId: 'getRecurringProfile',
         summary: 'Read a recurring profile: its terms, status and next bill date (an extension).',
         description:
           'The spec creates, changes and cancels profiles; this reads one back, for instance one a pay link started (paylinkResult ' +
@@ -320,6 +323,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
     {
       schema: {
         tags: ['Recurring billing'],
+        operationId: 'cancelRecurringProfile',
         summary: 'Cancel a recurring profile.',
         description: 'The profile stops billing for good; it and its payments are kept. Cancelling it again is refused (400). 404 for an unknown profile.',
         querystring: CancelRecurringProfileQuery,

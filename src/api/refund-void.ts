@@ -5,7 +5,7 @@ import { ValidationError } from '../services/errors.ts';
 import type { Services } from '../services/index.ts';
 import { type AdjustmentInput, type AdjustmentOutcome, EXTERNAL_ID_MAX_LENGTH, REASON_MAX_LENGTH } from '../services/refunds-voids.ts';
 import { schemaViolations } from './schema-errors.ts';
-import { Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
+import { Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire, notFound } from './wire.ts';
 
 /** POST /api/refund and POST /api/void: the spec's refund and void request and response. */
 
@@ -41,8 +41,8 @@ const RefundVoidResponse = Type.Object(
     PaymentGuid: Type.String({ format: 'uuid' }),
     PaymentId: Type.Integer({ format: 'int32' }),
     ResponseCode: Nullable(Type.String({ description: '0 approved; -100 not processed (refused by the rules); 99 processor error; otherwise the processor’s decline code.' })),
-    PaymentResult: Type.Integer({ description: "The payment's result after the request: 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled." }),
-    ProcessStatus: Type.Integer({ description: "The payment's status after the request: 2 Authorized, 4 Settled, 7 AwaitingRefund (ACH refund until the next settlement), 8 Refunded, 9 Cancelled." }),
+    PaymentResult: PaymentResultWire("The payment's result after the request: 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled."),
+    ProcessStatus: ProcessStatusWire("The payment's status after the request: 2 Authorized, 4 Settled, 7 AwaitingRefund (ACH refund until the next settlement), 8 Refunded, 9 Cancelled."),
   },
   { $id: 'RefundVoidResponse', title: 'RefundVoidResponse' },
 );
@@ -74,8 +74,9 @@ function allViolations(request: FastifyRequest, rules: RuleViolation[]): RuleVio
   return firstPerField([...missingReference, ...fromSchema, ...rules]);
 }
 
-const routeSchema = (summary: string, description: string) => ({
+const routeSchema = (operationId: string, summary: string, description: string) => ({
   tags: ['Refunds and voids'],
+  operationId,
   summary,
   description,
   consumes: JSON_CONSUMES,
@@ -115,6 +116,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
     {
       attachValidation: true,
       schema: routeSchema(
+        'voidPayment',
         'Void (cancel) an approved payment that has not settled.',
         'The authorization is released and the payment never settles (PaymentResult 6, ProcessStatus 9). A settled payment cannot be voided: refund it. Found by PaymentGuid or PaymentExternalId; another partner’s payment is 404.',
       ),
@@ -130,6 +132,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
     {
       attachValidation: true,
       schema: routeSchema(
+        'refundPayment',
         'Refund a settled payment in full.',
         'Card refunds complete at once (PaymentResult 5, ProcessStatus 8); ACH refunds wait for the next settlement run (ProcessStatus 7, then 8). A payment that has not settled cannot be refunded: void it. Found by PaymentGuid or PaymentExternalId; another partner’s payment is 404.',
       ),

@@ -31,6 +31,7 @@ export function sessionRoutes(app: FastifyInstance, services: Services, config: 
       },
       schema: {
         tags: ['Session'],
+        operationId: 'createClientSession',
         summary: 'Exchange a ClientId and ClientSecret for an access token (valid 5 hours).',
         consumes: JSON_CONSUMES,
         body: ClientSessionRequest,

@@ -36,20 +36,43 @@ export const ProblemDetails = Type.Object(
 
 const problem = (description: string) => ({ ...Type.Ref('ProblemDetails'), description });
 
-/** The error responses every authenticated route can give, for the OpenAPI document. */
-export const authenticatedErrors = {
+const retryAfter = (description: string) => ({ 'Retry-After': { type: 'integer', description } });
+
+/**
+ * The error responses of surface A's routes, for the OpenAPI document: each route lists those it
+ * can give (documentAuthAndErrors in index.ts), so that typed clients have a type for each.
+ */
+export const errorResponses = {
   400: { ...BrokenRules, description: 'Validation failed: one BrokenRule per broken field or rule.' },
+  /** Routes that need an AccessToken. */
   401: problem('The AccessToken header is missing, unknown or expired.'),
+  /** Routes that take a body. */
   413: problem('The body is larger than 1 MiB.'),
-  415: problem('The content type is not a JSON type.'),
-  429: problem('Too many requests.'),
+  415: problem('The content type is not a JSON type, or the body is compressed.'),
+  /** Rate-limited routes. */
+  429: { ...problem('Too many requests from this client.'), headers: retryAfter('Seconds until the limit resets.') },
   500: problem('Internal error; nothing internal is revealed.'),
+  503: {
+    ...problem('The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check).'),
+    headers: retryAfter('Seconds to wait before trying again.'),
+  },
 };
 
 export const notFound = { 404: problem('No data found.') };
 
-/** JSON content types accepted for request bodies, as the original ASP.NET Core service does. */
-export const JSON_CONSUMES = ['application/json-patch+json', 'application/json', 'text/json', 'application/*+json'];
+/**
+ * The content type the OpenAPI document gives request bodies: the spec's. Bodies are read in
+ * any JSON type, as the original ASP.NET Core service reads them (json-bodies.ts), but a document
+ * listing several makes some client generators send none at all (orval: every call a 415).
+ */
+export const JSON_CONSUMES = ['application/json-patch+json'];
+
+/**
+ * PaymentResult and ProcessStatus, as the spec's integer enums: typed clients get the closed set
+ * (ProcessStatus has no 3). Values and names: docs/decisions.md, "Result enums".
+ */
+export const PaymentResultWire = (description: string) => Type.Integer({ format: 'int32', enum: [1, 2, 3, 4, 5, 6], description });
+export const ProcessStatusWire = (description: string) => Type.Integer({ format: 'int32', enum: [1, 2, 4, 5, 6, 7, 8, 9, 10, 11], description });
 
 /** Non-empty text with a maximum length. */
 export function Text(maxLength?: number, extra: Record<string, unknown> = {}) {

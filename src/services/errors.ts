@@ -20,21 +20,6 @@ export class NotFoundError extends Error {
   }
 }
 
-/** The thing exists but is no longer available (a cancelled pay link). */
-export class GoneError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GoneError';
-  }
-}
-
-export class ConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConflictError';
-  }
-}
-
 export function violation(code: number, field: string | undefined, message: string): ValidationError {
   return new ValidationError([{ code, field, message }]);
 }
