@@ -62,7 +62,17 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
  * 201 matches then found other charities from one request to the next, and its pages repeated
  * and skipped charities (docs/decisions.md, "Charity directory").
  */
-const SESSION_SETTINGS = '-c synchronize_seqscans=off';
+const SYNCHRONIZED_SCANS_OFF = '-c synchronize_seqscans=off';
+
+/**
+ * Every connection reads and writes dates and times as the code expects: ISO output (dates come
+ * back as yyyy-MM-dd text, timestamps as text `new Date` reads), in UTC. A database, role or
+ * PGOPTIONS with another DateStyle made every AccessToken fail at once (an unreadable expiry) and
+ * every recurring charge throw (a time audit); these come after PGOPTIONS, so they win.
+ */
+const DATE_TIME_SETTINGS = '-c DateStyle=ISO,MDY -c TimeZone=UTC -c IntervalStyle=postgres';
+
+const SESSION_SETTINGS = `${SYNCHRONIZED_SCANS_OFF} ${DATE_TIME_SETTINGS}`;
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
   if (options.dataDir) makePrivateDir(options.dataDir, { ours: true });
@@ -72,7 +82,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     extensions: PGLITE_EXTENSIONS,
     // PostgreSQL's default 128 MB of shared buffers is memory of this process here (WebAssembly),
     // touched as the database is used: 16 MB costs ~120 MB less resident memory at the same speed.
-    postgresqlconf: ['shared_buffers = 16MB', 'synchronize_seqscans = off'],
+    postgresqlconf: ['shared_buffers = 16MB', 'synchronize_seqscans = off', "datestyle = 'iso, mdy'", "timezone = 'UTC'", "intervalstyle = 'postgres'"],
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const sql: SqlClient = {
