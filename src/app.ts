@@ -123,6 +123,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return isGatewayUrl(request.url) ? reply.code(415).type('text/plain; charset=utf-8').send(message) : sendProblem(reply, 415, message);
     }
   });
+  // While the server stops, each answer closes its connection: a connection kept alive after
+  // answering a request in flight at SIGTERM held the stop for the whole SHUTDOWN_GRACE (Node
+  // closes only the connections idle when the stop begins).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   app.addSchema(BrokenRule);
   app.addSchema(ProblemDetails);
 

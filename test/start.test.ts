@@ -173,6 +173,45 @@ describe('npm start', () => {
     }
   });
 
+  it('answers a payment in flight at SIGTERM before it stops (draining), and takes no new connection meanwhile', async () => {
+    const service = await startService({ ...env, SIMULATOR_LATENCY_MS: '1500', LOG_LEVEL: 'info' });
+    const base = `http://127.0.0.1:${service.port}`;
+    const saved = JSON.parse(readFileSync(join(env.DATA_DIR!, 'demo-credentials.json'), 'utf8')) as { partners: { kind: string; ClientId: string; ClientSecret: string }[] };
+    const partner = saved.partners.find((p) => p.kind === 'non-profit')!;
+    const session = await fetch(`${base}/api/ClientSession`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ClientId: partner.ClientId, ClientSecret: partner.ClientSecret }),
+    });
+    const { Token } = (await session.json()) as { Token: string };
+    const payment = fetch(`${base}/api/payment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', AccessToken: Token },
+      body: JSON.stringify({
+        CardNum: '4242424242424242', ExpMonth: '12', ExpYear: '35', CVNum: '123', NameOnCard: 'Drain Test', Email: 'drain@example.org',
+        Street: '1 Main St', Zip: '12345', IpAddress: '203.0.113.9',
+        Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00' }],
+      }),
+    });
+    // The payment is at the processor (1.5 s) when the signal comes.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const exit = service.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A new connection is refused (a kept-alive one would be answered 503).
+    const late = await fetch(`${base}/healthz`).then((r) => r.status, () => 'refused');
+    expect(['refused', 503]).toContain(late);
+    const res = await payment;
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(((await res.json()) as { Successful: boolean }).Successful).toBe(true);
+    expect(res.headers.get('connection')).toBe('close');
+    // Well within SHUTDOWN_GRACE (30 s): the answered connection is not kept alive.
+    const stopping = Date.now();
+    expect(await exit).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    expect(service.output()).toMatch(/draining requests[\s\S]*request completed[\s\S]*"stopped"/);
+    expect(service.output()).not.toContain('grace over');
+  }, 120_000);
+
   it('stops after SHUTDOWN_GRACE even while a client holds a half-sent request, and at once on a second signal', async () => {
     for (const secondSignal of [false, true]) {
       const service = await startService({ ...env, DEMO: 'off', SHUTDOWN_GRACE: secondSignal ? '600' : '1' });
