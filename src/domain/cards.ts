@@ -130,10 +130,19 @@ export function checkExpiry(expMonth: string | undefined | null, expYear: string
   return problems;
 }
 
-/** The card expired at the end of its month (month "01"-"12", year "00"-"99" meaning 2000-2099). */
+/**
+ * The latest time zone's offset from UTC (UTC-12). A card is refused here only once its month has
+ * ended everywhere: in UTC, a card printed 11/26 was refused from 7 pm on 30 November in New York
+ * while its issuer would still approve it (a time audit). A card used in its last hours somewhere
+ * further east goes to the issuer, who decides.
+ */
+const LATEST_ZONE_OFFSET_MS = -12 * 3600_000;
+
+/** The card expired at the end of its month (month "01"-"12", year "00"-"99" meaning 2000-2099), in every time zone. */
 export function isExpired(month: string, year: string, now: Date): boolean {
   const expires = (2000 + Number(year)) * 12 + Number(month);
-  const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
+  const there = new Date(now.getTime() + LATEST_ZONE_OFFSET_MS);
+  const current = there.getUTCFullYear() * 12 + there.getUTCMonth() + 1;
   return current > expires;
 }
 

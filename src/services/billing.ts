@@ -274,7 +274,7 @@ export class BillingService {
       }
       if (found.kind === 'pending') return this.#defer(p, asOf, workerId, found);
       if (found.kind === 'declined') {
-        moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { paymentId: found.paymentId, failure: found.message } });
+        moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { paymentId: found.paymentId, failure: found.message } });
         return 'reconciled-declined';
       }
     }
@@ -288,7 +288,7 @@ export class BillingService {
       if (!(err instanceof ValidationError)) throw err;
       // Nothing was sent to the processor (a deleted token, an expired card, a contract without
       // the group's schedule): a failed attempt all the same.
-      moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { failure: err.message } });
+      moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { failure: err.message } });
       return 'declined';
     }
     await this.#faults.afterCharge?.(p.id, billDate);
@@ -309,7 +309,7 @@ export class BillingService {
     }
     // The processor call failed with the charge unknown: held for an operator, never retried.
     if (payment.paymentResult === PaymentResult.Processing) return this.#defer(p, asOf, workerId, { paymentId: payment.id, createdAt: payment.createdAt });
-    moves.push({ profile: p, change: afterDecline(position, asOf, this.#retryDays), attempt: { paymentId: payment.id, failure: payment.message ?? 'Declined' } });
+    moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { paymentId: payment.id, failure: payment.message ?? 'Declined' } });
     return 'declined';
   }
 
@@ -364,6 +364,17 @@ export class BillingService {
    * again automatically (the unique index would refuse it anyway); the profile is looked at again
    * tomorrow and the error is logged for an operator.
    */
+  /**
+   * The day a charge is tried on: today, or the run's as-of day when that is later (`--ahead`).
+   * A run as of a past day (catching up) still tries today, so its retry comes tomorrow at the
+   * earliest: with the as-of day, the retry fell today and the worker charged the declined card
+   * again minutes later (a time audit).
+   */
+  #triedOn(asOf: CalendarDate): CalendarDate {
+    const today = utcDate(this.#clock.now());
+    return asOf > today ? asOf : today;
+  }
+
   async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
     if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
     this.#log?.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
@@ -371,7 +382,7 @@ export class BillingService {
     await this.#store.db
       .update(recurringProfiles)
       .set({
-        nextAttemptOn: addDays(asOf, 1),
+        nextAttemptOn: addDays(this.#triedOn(asOf), 1),
         lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`,
         leaseOwner: null,
         leaseExpiresAt: null,

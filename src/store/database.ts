@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -80,6 +80,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     extensions: PGLITE_EXTENSIONS,
+    // As with pg (above): a date read by raw SQL is yyyy-MM-dd text. PGlite made it a Date at UTC
+    // midnight, which an operator's listing printed as the day before west of UTC (a time audit).
+    parsers: { [pgliteTypes.DATE]: (value: string) => value },
     // PostgreSQL's default 128 MB of shared buffers is memory of this process here (WebAssembly),
     // touched as the database is used: 16 MB costs ~120 MB less resident memory at the same speed.
     postgresqlconf: ['shared_buffers = 16MB', 'synchronize_seqscans = off', "datestyle = 'iso, mdy'", "timezone = 'UTC'", "intervalstyle = 'postgres'"],

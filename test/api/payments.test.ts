@@ -234,9 +234,10 @@ describe('after the processor approved', () => {
     const adapter = ctx.services.processorAdapters.get('simulator');
     const sale = adapter.sale.bind(adapter);
     const start = ctx.clock.now();
-    ctx.clock.set('2026-11-30T23:59:59.500Z');
+    // A card is valid until its month ends in the latest time zone (UTC-12): noon UTC on the 1st.
+    ctx.clock.set('2026-12-01T11:59:59.500Z');
     adapter.sale = async (request) => {
-      ctx.clock.set('2026-12-01T00:00:00.500Z');
+      ctx.clock.set('2026-12-01T12:00:00.500Z');
       return sale(request);
     };
     try {

@@ -123,6 +123,17 @@ describe('a billing run', () => {
     await cancelAll();
   });
 
+  it('a run as of a past day retries a decline tomorrow at the earliest, never again today (a time audit)', async () => {
+    const card = await cardToken(ctx, ctx.nonProfit, DECLINED_CARD);
+    const guid = await profile({ TokenGuid: card.id, NextBillDate: '2026-11-29' });
+    at('2026-11-30');
+    expect(await run('2026-11-29')).toMatchObject({ charged: 1, declined: 1 });
+    expect(await profileRow(ctx, guid)).toMatchObject({ next_bill_date: '2026-11-29', next_attempt_on: '2026-12-01', failed_attempts: 1 });
+    // The worker's own run later the same day does not charge the card again.
+    expect(await run()).toMatchObject({ charged: 0 });
+    await cancelAll();
+  });
+
   it('forgets the failures of a bill date once a retry succeeds', async () => {
     const card = await cardToken(ctx, ctx.nonProfit);
     const guid = await profile({ TokenGuid: card.id, TransactionSourceGroupId: '4' });

@@ -121,4 +121,9 @@ describe('parseAsOf', () => {
       expect(() => parseAsOf(text), text).toThrow(/--as-of must be a date-time/);
     }
   });
+
+  it('refuses a year before 2000 (a mistyped 0026 was settled, then echoed as 2026)', () => {
+    for (const text of ['0001-01-01T00:00:00Z', '0026-11-21T02:00Z', '1999-12-31T23:59:59Z']) expect(() => parseAsOf(text), text).toThrow(/--as-of must be in 2000 or later/);
+    expect(parseAsOf('2000-01-01T00:00:00Z').toISOString()).toBe('2000-01-01T00:00:00.000Z');
+  });
 });

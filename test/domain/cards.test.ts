@@ -137,10 +137,11 @@ describe('checkCardNumber', () => {
 
 describe('checkExpiry', () => {
   const now = new Date('2026-11-21T12:00:00Z');
-  it('accepts the current month through its last day, and refuses the month before', () => {
+  it('accepts the current month through its last day (in the latest time zone), and refuses the month before', () => {
     expect(checkExpiry('11', '26', now)).toEqual([]);
     expect(checkExpiry('11', '26', new Date('2026-11-30T23:59:59.999Z'))).toEqual([]);
-    expect(checkExpiry('11', '26', new Date('2026-12-01T00:00:00Z'))).toEqual([
+    expect(checkExpiry('11', '26', new Date('2026-12-01T11:59:59.999Z'))).toEqual([]);
+    expect(checkExpiry('11', '26', new Date('2026-12-01T12:00:00Z'))).toEqual([
       { field: 'expiry', kind: 'expired', message: 'is in the past: the card has expired' },
     ]);
     expect(checkExpiry('10', '26', now)).toHaveLength(1);
@@ -158,12 +159,22 @@ describe('checkExpiry', () => {
   ])('month %j year %j: %s %s', (m, y, field, kind) => {
     expect(checkExpiry(m, y, now)).toEqual([expect.objectContaining({ field, kind })]);
   });
+  it('keeps a card valid until its month has ended in every time zone (UTC-12), not at midnight UTC (a time audit)', () => {
+    expect(isExpired('11', '26', new Date('2026-12-01T00:00:00Z'))).toBe(false);
+    expect(isExpired('11', '26', new Date('2026-12-01T11:59:59.999Z'))).toBe(false);
+    expect(isExpired('11', '26', new Date('2026-12-01T12:00:00Z'))).toBe(true);
+    expect(isExpired('12', '26', new Date('2027-01-01T11:59:59Z'))).toBe(false);
+    expect(isExpired('12', '26', new Date('2027-01-01T12:00:00Z'))).toBe(true);
+  });
+
   it('agrees with a month count for every month and year', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 99 }), fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), (m, y, at) => {
         const mm = String(m).padStart(2, '0');
         const yy = String(y).padStart(2, '0');
-        const expired = at.getUTCFullYear() * 12 + at.getUTCMonth() > (2000 + y) * 12 + (m - 1);
+        // The month as it is at UTC-12, the last place a day ends.
+        const there = new Date(at.getTime() - 12 * 3600_000);
+        const expired = there.getUTCFullYear() * 12 + there.getUTCMonth() > (2000 + y) * 12 + (m - 1);
         expect(isExpired(mm, yy, at)).toBe(expired);
         expect(checkExpiry(mm, yy, at).length).toBe(expired ? 1 : 0);
       }),

@@ -30,6 +30,11 @@ describe('dates and times (a time audit)', () => {
     for (const [row] of rows) expect(row).toEqual({ datestyle: 'ISO, MDY', timezone: 'UTC', intervalstyle: 'postgres', t: '2026-11-21 17:00:00+00' });
   });
 
+  it('read a date by raw SQL as yyyy-MM-dd text on both stores (PGlite made it a Date, printed as the day before west of UTC)', async () => {
+    const [row] = await store.sql.query<{ d: unknown }>("SELECT '2026-11-22'::date AS d");
+    expect(row!.d).toBe('2026-11-22');
+  });
+
   it.skipIf(!testDatabaseUrl())('stay so whatever PGOPTIONS, the database or the role says (PostgreSQL)', async () => {
     const before = process.env.PGOPTIONS;
     process.env.PGOPTIONS = '-c DateStyle=German -c TimeZone=America/New_York -c IntervalStyle=sql_standard';

@@ -5,6 +5,7 @@ import type { SettlementRun } from '../../services/settlement.ts';
 import { type Command, UsageError } from '../command.ts';
 
 const USAGE = 'settle [--as-of <date-time>]';
+const EARLIEST_YEAR = 2000;
 
 /**
  * `--as-of`: an ISO 8601 date-time with a time of day; without a zone it is UTC (the cut-off is in
@@ -18,6 +19,11 @@ export function parseAsOf(text: string): Date {
   const date = real ? new Date(`${m[1]}T${m[2]}${m[6] ?? 'Z'}`) : undefined;
   if (!date || Number.isNaN(date.getTime())) {
     throw new UsageError(`--as-of must be a date-time such as 2026-11-21T02:00:00Z (UTC when no zone is given), got "${text}"\nusage: payments ${USAGE}`);
+  }
+  // A mistyped year (0026): a batch dated before any payment this service made, whose moment
+  // JavaScript then read back as 2026 (a time audit).
+  if (date.getUTCFullYear() < EARLIEST_YEAR) {
+    throw new UsageError(`--as-of must be in ${EARLIEST_YEAR} or later, got "${text}"\nusage: payments ${USAGE}`);
   }
   return date;
 }
