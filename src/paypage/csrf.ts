@@ -55,19 +55,19 @@ function context(payLinkId: string): string {
 }
 
 /**
- * Whether a form POST comes from the page itself, as far as the browser says: Sec-Fetch-Site
- * when sent (every current browser), else Origin against the request's own host. A request with
- * neither (not a browser) is judged by its form token alone.
+ * What the browser says of a form POST's origin: Sec-Fetch-Site when sent (every current browser),
+ * else Origin against the request's own host; 'unknown' when it sends neither (not a browser:
+ * such a post is judged by its form token alone). A 'cross' post is refused whatever its token.
  */
-export function fromSameOrigin(request: FastifyRequest): boolean {
+export function originOf(request: FastifyRequest): 'same' | 'cross' | 'unknown' {
   const site = request.headers['sec-fetch-site'];
-  if (typeof site === 'string') return site === 'same-origin';
+  if (typeof site === 'string') return site === 'same-origin' ? 'same' : 'cross';
   const origin = request.headers.origin;
-  if (typeof origin !== 'string') return true;
+  if (typeof origin !== 'string') return 'unknown';
   try {
     // Through URL on both sides, so `host:80` and `host` compare equal for http.
-    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
+    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host ? 'same' : 'cross';
   } catch {
-    return false;
+    return 'cross';
   }
 }

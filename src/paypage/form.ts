@@ -21,6 +21,8 @@ const ECHOED = [
 export const PAYER_FIELDS = ['FirstName', 'LastName', 'Email', 'Phone', 'Street', 'City', 'State', 'Zip', 'Country'];
 export const CARD_FIELDS = ['NameOnCard', 'CardNum', 'ExpMonth', 'ExpYear', 'CVNum'];
 export const BANK_FIELDS = ['NameOnCheck', 'CheckRoutingNumber', 'CheckAccountNumber', 'CheckAccountTypeId', 'CheckTypeId'];
+/** Every field in the order the forms show them: the error summary lists its problems in this order. */
+const FIELD_ORDER = [...PAYER_FIELDS, ...CARD_FIELDS, ...BANK_FIELDS, 'TranId'];
 
 export type FormBody = Record<string, string | string[] | undefined>;
 
@@ -193,6 +195,20 @@ export interface FieldOptions {
   wide?: boolean;
   /** A label other than the catalogue's. */
   label?: string;
+  /** What the field takes, shown under its label and tied to it with aria-describedby. */
+  hint?: string;
+  /** A "(required ...)" mark the page shows only while the bank account tab is chosen (CSS :has()). */
+  achRequired?: string;
+}
+
+/** The ids an input or select is described by: its hint, then its error. */
+function describedBy(id: string, o: FieldOptions, error: string | undefined): string | undefined {
+  const ids = [o.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
+function hint(id: string, o: FieldOptions): string {
+  return o.hint ? `<p class="pl-hint" id="${id}-hint">${esc(o.hint)}</p>` : '';
 }
 
 /** A labelled input with its error, tied together for assistive technology. */
@@ -202,7 +218,8 @@ export function input(state: FormState, t: Messages, name: string, o: FieldOptio
   const value = NEVER_ECHOED.has(name) ? '' : (state.values[name] ?? '');
   return (
     `<div class="pl-field${o.wide ? ' pl-wide' : ''}">` +
-    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined) +
+    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined, o.achRequired) +
+    hint(id, o) +
     `<input${attrs({
       id,
       name,
@@ -214,7 +231,7 @@ export function input(state: FormState, t: Messages, name: string, o: FieldOptio
       required: o.required,
       spellcheck: o.inputmode === 'numeric' ? 'false' : undefined,
       'aria-invalid': error ? 'true' : undefined,
-      'aria-describedby': error ? `${id}-error` : undefined,
+      'aria-describedby': describedBy(id, o, error),
     })}>` +
     (error ? `<p class="pl-error" id="${id}-error">${esc(error)}</p>` : '') +
     `</div>`
@@ -232,22 +249,28 @@ export function select(state: FormState, t: Messages, name: string, options: [st
       : options.map(([v, text]) => `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(text)}</option>`).join('');
   return (
     `<div class="pl-field${o.wide ? ' pl-wide' : ''}">` +
-    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined) +
+    label(id, o.label ?? entry(t.fields, name) ?? name, o.required ? t.required : undefined, o.achRequired) +
+    hint(id, o) +
     `<select${attrs({
       id,
       name,
       autocomplete: o.autocomplete,
       required: o.required,
       'aria-invalid': error ? 'true' : undefined,
-      'aria-describedby': error ? `${id}-error` : undefined,
+      'aria-describedby': describedBy(id, o, error),
     })}>${markup}</select>` +
     (error ? `<p class="pl-error" id="${id}-error">${esc(error)}</p>` : '') +
     `</div>`
   );
 }
 
-function label(id: string, text: string, required: string | undefined): string {
-  return `<label for="${id}">${esc(text)}${required ? ` <span class="pl-req">(${esc(required)})</span>` : ''}</label>`;
+function label(id: string, text: string, required: string | undefined, achRequired: string | undefined): string {
+  const mark = required
+    ? ` <span class="pl-req">(${esc(required)})</span>`
+    : achRequired
+      ? ` <span class="pl-req pl-req-ach">(${esc(achRequired)})</span>`
+      : '';
+  return `<label for="${id}">${esc(text)}${mark}</label>`;
 }
 
 /**
@@ -255,14 +278,16 @@ function label(id: string, text: string, required: string | undefined): string {
  * message for the whole form. Focused on load by the page script, announced as an alert.
  */
 export function alertBox(state: FormState, t: Messages): string {
-  const items = [...state.errors.entries()];
+  // In the form's order, not the order the payment service found the problems in.
+  const rank = (field: string) => (FIELD_ORDER.includes(field) ? FIELD_ORDER.indexOf(field) : FIELD_ORDER.length);
+  const items = [...state.errors.entries()].sort(([a], [b]) => rank(a) - rank(b));
   if (items.length === 0 && !state.alert) return '';
   const kind = state.alert?.kind === 'ok' && items.length === 0 ? ' pl-ok' : '';
   let html = `<div id="pl-alert" class="pl-alert${kind}" role="${kind ? 'status' : 'alert'}" tabindex="-1">`;
   if (state.alert) html += `<p>${esc(state.alert.text)}</p>${state.alert.detail ? `<p>${esc(state.alert.detail)}</p>` : ''}`;
   if (items.length > 0) {
     html += `<p>${esc(fill(t.errorSummary, { count: items.length }))}</p><ul>`;
-    for (const [field, message] of items) html += `<li><a href="#pl-${esc(field)}">${esc(entry(t.fields, field) ?? field)}: ${esc(message)}</a></li>`;
+    for (const [field, message] of items) html += `<li><a href="#pl-${esc(field)}">${esc(fill(t.labelled, { label: entry(t.fields, field) ?? field, value: message }))}</a></li>`;
     html += '</ul>';
   }
   return `${html}</div>`;

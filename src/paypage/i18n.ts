@@ -50,6 +50,19 @@ function moneyFormat(language: PageLanguage, currency: string): Intl.NumberForma
   return format;
 }
 
+/**
+ * A receipt's moment, with its time and zone: the date alone, in UTC, told a donor paying on the
+ * evening of 31 December in New York that the gift was made on 1 January, in the next tax year
+ * (a time audit). The page does not know the payer's zone, so it says which one it uses.
+ */
 export function formatDate(date: Date, language: PageLanguage): string {
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-US' : language === 'fr' ? 'fr-CA' : 'es-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-US' : language === 'fr' ? 'fr-CA' : 'es-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(date);
 }

@@ -33,7 +33,7 @@ export function page(shell: Shell, main: string): string {
   // The theme was sanitized when the link was made; no '<' may reach the <style> element anyway.
   const theme = (shell.theme ?? '').replace(/</g, '\\3c ') + fonts;
   const footer = shell.poweredBy
-    ? `<footer class="pl-footer"><p>${esc(t.poweredBy)} <a${attrs({ href: shell.poweredBy.url, rel: 'noopener noreferrer', target: '_blank' })}>${esc(shell.poweredBy.text)}</a></p></footer>`
+    ? `<footer class="pl-footer"><p>${esc(t.poweredBy)} <a${attrs({ href: shell.poweredBy.url, rel: 'noopener noreferrer', target: '_blank' })}>${esc(shell.poweredBy.text)}<span class="pl-sr"> ${esc(t.newWindow)}</span></a></p></footer>`
     : '';
   return (
     `<!doctype html><html lang="${lang}" dir="ltr"><head><meta charset="utf-8">` +

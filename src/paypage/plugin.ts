@@ -6,7 +6,7 @@ import type { Services } from '../services/index.ts';
 import { type PayLink, payLinkRef } from '../services/paylinks.ts';
 import type { CheckoutOutcome, SavedInstruments } from '../services/paylinks-checkout.ts';
 import { WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT } from '../services/paylinks-rules.ts';
-import { FormTokens, fromSameOrigin } from './csrf.ts';
+import { FormTokens, originOf } from './csrf.ts';
 import {
   BANK_FIELDS,
   CARD_FIELDS,
@@ -24,7 +24,7 @@ import { type Messages, type PageLanguage, entry, fill, messagesFor, resolveLang
 import { page } from './layout.ts';
 import { SubmissionLimiter } from './rate-limit.ts';
 import { utf8FormEntries } from '../utf8-text.ts';
-import { manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
+import { deleteCardConfirmPage, manageCardsPage, paymentPage, tokenizePage } from './view-checkout.ts';
 import { messagePage, receiptPage } from './view-pages.ts';
 
 /**
@@ -59,6 +59,29 @@ const NO_SAVED = { card: false, bank: false };
 
 type PageBuilder = (nonce: string, t: Messages) => { title: string; main: string };
 
+/** A page that only says something, with its own title and heading. */
+const message = (title: string, text: string) => ({ title, main: messagePage(title, text) });
+
+/**
+ * What a form page's title says before the form's own title: "Payment declined: Secure payment",
+ * "Error: ..." (field errors, a refused form), "Too many attempts: ...". Without script focus
+ * stays on the page, and its title is the first thing a screen reader says.
+ */
+type TitleMark = 'declined' | 'tooMany';
+
+function formTitle(t: Messages, title: string, state: FormState, mark: TitleMark | undefined): string {
+  if (mark === 'declined') return fill(t.titleDeclined, { title });
+  if (mark === 'tooMany') return fill(t.titleTooMany, { title });
+  if (state.errors.size > 0 || state.alert?.kind === 'error') return fill(t.titleError, { title });
+  return title;
+}
+
+/** "Please wait 5 minutes": Retry-After rounded up to whole minutes. */
+function tooManyText(t: Messages, retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return minutes === 1 ? t.tooManyOneMinute : fill(t.tooManyMinutes, { minutes });
+}
+
 /** Sends a page: headers (CSP with a fresh nonce), status, the document. */
 function sendPage(reply: FastifyReply, frameAncestors: string, status: number, link: PayLink | undefined, lang: PageLanguage, build: PageBuilder) {
   const nonce = newNonce();
@@ -86,7 +109,7 @@ function sendPage(reply: FastifyReply, frameAncestors: string, status: number, l
  * not a bare text answer.
  */
 export function payPageBadRequest(reply: FastifyReply, frameAncestors: string) {
-  return sendPage(reply, frameAncestors, 400, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
+  return sendPage(reply, frameAncestors, 400, undefined, 'en', (_n, t) => message(t.badAddressTitle, t.badAddress));
 }
 
 export async function payPagePlugin(app: FastifyInstance, opts: { services: Services }) {
@@ -112,10 +135,10 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     sendPage(reply, config.frameAncestors, status, link, lang, build);
 
   const notFoundPage = (reply: FastifyReply, lang: PageLanguage = 'en') =>
-    send(reply, 404, undefined, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.notFound) }));
+    send(reply, 404, undefined, lang, (_n, t) => message(t.notFoundTitle, t.notFound));
 
   const gonePage = (reply: FastifyReply, link: PayLink, lang: PageLanguage) =>
-    send(reply, 410, link, lang, (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.cancelled) }));
+    send(reply, 410, link, lang, (_n, t) => message(t.unavailableTitle, t.cancelled));
 
   async function receipt(reply: FastifyReply, link: PayLink, lang: PageLanguage, status = 200) {
     const payment = link.paymentId ? await services.payments.get(link.partner.id, link.paymentId) : undefined;
@@ -125,7 +148,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   }
 
   /** The link's form page (payment, save a card, or manage cards) with a given state. */
-  async function formPage(reply: FastifyReply, link: PayLink, lang: PageLanguage, status: number, makeState: (saved: { card: boolean; bank: boolean }) => FormState) {
+  async function formPage(
+    reply: FastifyReply,
+    link: PayLink,
+    lang: PageLanguage,
+    status: number,
+    makeState: (saved: { card: boolean; bank: boolean }) => FormState,
+    mark?: TitleMark,
+  ) {
     const t = messagesFor(lang);
     const csrfToken = formTokens.issue(link.id);
     if (link.workflowType === WORKFLOW_PAYMENT) {
@@ -139,14 +169,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         reply.request.log.warn({ payLinkRef: payLinkRef(link.id), errorName: (err as Error).name }, 'pay link lines cannot be quoted');
         state.alert ??= { kind: 'error', text: fill(t.errors.linkProblem, { partner: link.partner.name }) };
       }
-      return send(reply, status, link, lang, () => ({ title: t.titlePayment, main: paymentPage({ link, t, lang, csrfToken, quotes, saved, state }) }));
+      return send(reply, status, link, lang, () => ({ title: formTitle(t, t.titlePayment, state, mark), main: paymentPage({ link, t, lang, csrfToken, quotes, saved, state }) }));
     }
     const state = makeState(NO_SAVED);
     if (link.workflowType === WORKFLOW_MANAGE_CARDS) {
       const cards = await checkout.cards(link);
-      return send(reply, status, link, lang, () => ({ title: t.titleManage, main: manageCardsPage({ link, t, lang, csrfToken, state, cards }) }));
+      return send(reply, status, link, lang, () => ({ title: formTitle(t, t.titleManage, state, mark), main: manageCardsPage({ link, t, lang, csrfToken, state, cards }) }));
     }
-    return send(reply, status, link, lang, () => ({ title: t.titleTokenize, main: tokenizePage({ link, t, lang, csrfToken, state }) }));
+    return send(reply, status, link, lang, () => ({ title: formTitle(t, t.titleTokenize, state, mark), main: tokenizePage({ link, t, lang, csrfToken, state }) }));
   }
 
   /** 303 to the partner's RedirectUrl with the responseToken and the unauthenticated hints. */
@@ -183,7 +213,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     if (type === FORM_TYPE) return;
     request.log.info({ status: 415 }, 'pay page request refused: not a form body');
     reply.header('Accept', FORM_TYPE);
-    return send(reply, 415, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
+    return send(reply, 415, undefined, 'en', (_n, t) => message(t.badFormTitle, t.badRequest));
   }
 
   app.post<PageRequest>('/:id', { bodyLimit: FORM_BODY_LIMIT, onRequest: formBodyOnly }, async (request, reply) => {
@@ -193,24 +223,30 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     const t = messagesFor(lang);
     if (link.status === 'cancelled') return gonePage(reply, link, lang);
     const body: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
-    const again = (status: number, alert: FormState['alert'], saved = true) =>
-      formPage(reply, link, lang, status, (s) => ({ ...submittedState(body, saved ? s : NO_SAVED), alert }));
+    const again = (status: number, alert: FormState['alert'], saved = true, mark?: TitleMark) =>
+      formPage(reply, link, lang, status, (s) => ({ ...submittedState(body, saved ? s : NO_SAVED), alert }), mark);
 
-    const sameOrigin = fromSameOrigin(request);
-    if (!sameOrigin || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
+    const origin = originOf(request);
+    if (origin === 'cross' || !formTokens.verify(link.id, formValue(body, 'CsrfToken'))) {
       request.log.info({ payLinkRef: payLinkRef(link.id) }, 'pay page form refused: form token or origin');
       if (link.status === 'completed') return receipt(reply, link, lang, 403);
-      // The link's own form, not what was posted: a post from another site must not be able to
-      // fill in the payer's form (its e-mail, address or TranId) under a fresh form token.
       // "Expired" would send a payer behind a misconfigured proxy round in circles: say which it was.
-      const text = sameOrigin ? t.errors.csrf : t.errors.crossSite;
-      return formPage(reply, link, lang, 403, (s) => ({ ...initialState(link, s), alert: { kind: 'error', text } }));
+      const text = origin === 'cross' ? t.errors.crossSite : t.errors.csrf;
+      // A payer whose form expired gets back what they typed (never card or account numbers), so
+      // they need not type it again; only when the browser says the post came from the page
+      // itself. Otherwise the link's own form: a post from another site must not be able to fill
+      // in the payer's form (its e-mail, address or TranId) under a fresh form token.
+      const ownValues = origin === 'same' && ['pay', 'save-card'].includes(formValue(body, 'Action') ?? '');
+      return formPage(reply, link, lang, 403, (s) => ({
+        ...(ownValues ? submittedState(body, link.workflowType === WORKFLOW_PAYMENT ? s : NO_SAVED) : initialState(link, s)),
+        alert: { kind: 'error', text },
+      }));
     }
     const quota = limiter.take(link.id, request.ip);
     if (!quota.allowed) {
       reply.header('Retry-After', String(quota.retryAfterSeconds));
       if (link.status === 'completed') return receipt(reply, link, lang, 429);
-      return again(429, { kind: 'error', text: t.tooMany });
+      return again(429, { kind: 'error', text: tooManyText(t, quota.retryAfterSeconds) }, true, 'tooMany');
     }
 
     const action = formValue(body, 'Action');
@@ -226,6 +262,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     }
 
     if (link.workflowType === WORKFLOW_MANAGE_CARDS && action === 'delete-card') {
+      // A delete button only asks; the card goes with Confirm=yes from the confirmation page.
+      if (formValue(body, 'Confirm') !== 'yes') {
+        const tokenGuid = formValue(body, 'TokenGuid') ?? '';
+        const card = (await checkout.cards(link)).find((c) => c.id === tokenGuid);
+        if (!card) return again(404, { kind: 'error', text: t.errors.savedUnavailable }, false);
+        const csrfToken = formTokens.issue(link.id);
+        return send(reply, 200, link, lang, () => ({ title: t.deleteConfirmTitle, main: deleteCardConfirmPage({ link, t, csrfToken, card }) }));
+      }
       try {
         await checkout.deleteCard(link, formValue(body, 'TokenGuid') ?? '');
       } catch (err) {
@@ -250,20 +294,20 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
         // account can pay it, so the payer is not asked to try again.
         if (code === ResponseCode.NotProcessed && link.tranId) {
           const text = fill(t.referenceUsed, { partner: link.partner.name });
-          return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
+          return send(reply, 409, link, lang, () => message(t.referenceUsedTitle, text));
         }
-        return again(200, { kind: 'error', text: entry(t.declined, code) ?? t.declined.other!, detail: t.tryAgain });
+        return again(200, { kind: 'error', text: entry(t.declined, code) ?? t.declined.other!, detail: t.tryAgain }, true, 'declined');
       }
       case 'lost': {
         // Paid, but another submission completed the link (or it was cancelled) meanwhile.
         const text = outcome.voided
           ? t.lostVoided
           : fill(t.lostNotVoided, { partner: link.partner.name, reference: outcome.record.payment.id });
-        return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
+        return send(reply, 409, link, lang, () => message(outcome.voided ? t.paymentCancelledTitle : t.notCancelledTitle, text));
       }
       case 'unknown': {
         const text = fill(t.unknownOutcome, { partner: link.partner.name, reference: outcome.record.payment.id });
-        return send(reply, 409, link, lang, () => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, text) }));
+        return send(reply, 409, link, lang, () => message(t.statusUnknownTitle, text));
       }
       case 'busy':
         return again(409, { kind: 'error', text: t.busy });
@@ -282,7 +326,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   app.setNotFoundHandler((request, reply) => {
     if (/^\/paylink\/[^/?]+\/?(\?|$)/i.test(request.url)) {
       reply.header('Allow', 'GET, POST');
-      return send(reply, 405, undefined, 'en', (_n, t) => ({ title: t.unavailableTitle, main: messagePage(t.unavailableTitle, t.badRequest) }));
+      return send(reply, 405, undefined, 'en', (_n, t) => message(t.badMethodTitle, t.badMethod));
     }
     return notFoundPage(reply);
   });
@@ -297,10 +341,15 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
       reply.header('Retry-After', '5');
     } else if (status === 500) request.log.error({ err: error }, 'pay page error');
     else request.log.info({ code: error.code, status }, 'pay page request refused');
-    return send(reply, status, undefined, 'en', (_n, t) => ({
-      title: t.unavailableTitle,
-      main: messagePage(t.unavailableTitle, status >= 500 ? t.serverError : status === 429 ? t.tooMany : t.badRequest),
-    }));
+    return send(reply, status, undefined, 'en', (_n, t) =>
+      unavailable
+        ? message(t.serviceUnavailableTitle, t.serviceUnavailable)
+        : status >= 500
+          ? message(t.serverErrorTitle, t.serverError)
+          : status === 429
+            ? message(t.tooManyTitle, t.tooMany)
+            : message(t.badFormTitle, t.badRequest),
+    );
   });
 }
 

@@ -12,8 +12,8 @@ import * as csstree from 'css-tree';
  *   `html`, `body` and `:root` become `#paylink` itself.
  * - Declarations keep only visual properties (colors, borders, fonts, spacing, sizes); layout
  *   properties that could hide the fee disclosure or fake the form (display, position, content,
- *   visibility, transform, z-index ...) are dropped, and so is `outline` itself (focus must stay
- *   visible; its color and offset may change).
+ *   visibility, transform, z-index ...) are dropped, and so is every `outline` property (focus must
+ *   stay visible: a transparent outline-color hid it; the protective layer draws the focus ring).
  * - Values may not contain url(), strings with `<`, backslash escapes, or any function outside
  *   color, math and gradient functions (no expression(), image-set(), attr(), env() ...).
  * Whatever is dropped is dropped silently: a theme is decoration, never a reason to refuse a link.
@@ -27,7 +27,7 @@ const ALLOWED_PROPERTIES = new Set([
   'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
   'border-top-style', 'border-right-style', 'border-bottom-style', 'border-left-style',
   'border-top-left-radius', 'border-top-right-radius', 'border-bottom-left-radius', 'border-bottom-right-radius',
-  'box-shadow', 'text-shadow', 'opacity', 'accent-color', 'caret-color', 'outline-color', 'outline-offset',
+  'box-shadow', 'text-shadow', 'opacity', 'accent-color', 'caret-color',
   'font', 'font-family', 'font-size', 'font-weight', 'font-style', 'font-variant', 'line-height', 'letter-spacing', 'word-spacing',
   'text-align', 'text-transform', 'text-decoration', 'text-decoration-color', 'text-decoration-line', 'text-decoration-style',
   'text-decoration-thickness', 'text-underline-offset',

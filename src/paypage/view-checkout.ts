@@ -25,6 +25,12 @@ export function savedCardText(t: Messages, token: StoredToken): string {
   return token.expMonth && token.expYear ? `${card} (${fill(t.savedCardExpires, { month: token.expMonth, year: token.expYear })})` : card;
 }
 
+/**
+ * The polite live region the page script writes "Your payment is being processed…" into: present
+ * (empty) from the start, as screen readers only announce changes to a region they already know.
+ */
+const STATUS_REGION = '<p id="pl-status" class="pl-sr" role="status"></p>';
+
 function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`;
 }
@@ -47,7 +53,9 @@ function summary(view: CheckoutView): string {
   const recurringLine = link.lines.find((l) => l.recurring);
   const tranIdText = link.settings.transactionIdText ?? t.fields.TranId!;
   const tranId =
-    link.settings.showTransactionId && link.tranId ? `<p><strong>${esc(tranIdText)}:</strong> ${esc(link.tranId)}</p>` : '';
+    link.settings.showTransactionId && link.tranId
+      ? `<p class="pl-ref">${fill(t.labelled, { label: `<strong>${esc(tranIdText)}</strong>`, value: esc(link.tranId) })}</p>`
+      : '';
   return (
     `<section class="pl-box pl-summary" aria-labelledby="pl-summary-title"><h2 id="pl-summary-title">${esc(t.summary)}</h2>` +
     `<table class="pl-lines pl-disclosure"><thead><tr><th scope="col">${esc(t.lineColumn)}</th><th scope="col" class="pl-amount">${esc(t.amountColumn)}</th></tr></thead>` +
@@ -70,13 +78,18 @@ function methodTotal(view: CheckoutView, quote: FeeQuote | undefined, label: str
   const subtotal = link.lines.reduce((sum, l) => sum + l.amountCents, 0);
   const fees = quote.totalPaymentCents - subtotal;
   const money = (cents: number) => esc(formatMoney(cents, link.settings.currency, lang));
-  const feeLine = fees > 0 ? `<span class="pl-sub">${esc(t.feesCovered)}: ${money(fees)}</span>` : '';
+  const feeLine = fees > 0 ? `<span class="pl-sub">${fill(t.labelled, { label: esc(t.feesCovered), value: money(fees) })}</span>` : '';
   const noteLine = fees > 0 && note ? `<span class="pl-sub">${esc(note)}</span>` : '';
-  return `<p class="pl-total pl-disclosure">${esc(label)}: ${money(quote.totalPaymentCents)}${feeLine}${noteLine}</p>`;
+  return `<p class="pl-total pl-disclosure">${fill(t.labelled, { label: esc(label), value: money(quote.totalPaymentCents) })}${feeLine}${noteLine}</p>`;
 }
 
 function choice(name: string, id: string, value: string, checked: boolean, text: string): string {
   return `<div class="pl-choice"><input${attrs({ type: 'radio', name, id, value, checked })}><label for="${id}">${esc(text)}</label></div>`;
+}
+
+/** A saved method and "use another" as a radio group of its own, named by its legend. */
+function choiceGroup(legend: string, choices: string): string {
+  return `<fieldset class="pl-choice-group"><legend>${esc(legend)}</legend><div class="pl-choices">${choices}</div></fieldset>`;
 }
 
 function payerFields(view: { t: Messages; lang: PageLanguage; state: FormState }, full: boolean): string {
@@ -87,12 +100,13 @@ function payerFields(view: { t: Messages; lang: PageLanguage; state: FormState }
   html += input(s, t, 'LastName', { autocomplete: 'family-name', maxlength: 50 });
   if (full) {
     html += input(s, t, 'Email', { type: 'email', autocomplete: 'email', inputmode: 'email', maxlength: 100, required: true, wide: true });
-    html += input(s, t, 'Phone', { type: 'tel', autocomplete: 'tel', inputmode: 'tel', maxlength: 20, wide: true });
+    html += input(s, t, 'Phone', { type: 'tel', autocomplete: 'tel', inputmode: 'tel', maxlength: 20, wide: true, hint: t.hints.Phone });
   }
   html += input(s, t, 'Street', { autocomplete: 'address-line1', maxlength: 50, wide: true });
   if (full) {
     html += input(s, t, 'City', { autocomplete: 'address-level2', maxlength: 50 });
-    html += input(s, t, 'State', { autocomplete: 'address-level1', maxlength: 50 });
+    // Required for bank account payments only: said in its hint, and marked while that tab is chosen.
+    html += input(s, t, 'State', { autocomplete: 'address-level1', maxlength: 50, hint: t.hints.State, achRequired: t.required });
   }
   html += input(s, t, 'Zip', { autocomplete: 'postal-code', maxlength: 10 });
   html += select(s, t, 'Country', countryOptions(lang, s.values.Country?.toUpperCase() || null, t.chooseCountry), { autocomplete: 'country' });
@@ -118,25 +132,28 @@ export function paymentForm(view: CheckoutView): string {
 
   html += `<fieldset class="pl-box pl-methods"><legend>${esc(t.paymentMethod)}</legend><div class="pl-tabs">`;
   html += `<div class="pl-tab"><input${attrs({ type: 'radio', name: 'PaymentMethod', id: 'pl-method-card', value: 'card', checked: card })}><label for="pl-method-card">${esc(t.methodCard)}</label></div>`;
-  html += `<div class="pl-tab"><input${attrs({ type: 'radio', name: 'PaymentMethod', id: 'pl-method-ach', value: 'ach', checked: !card })}><label for="pl-method-ach">${esc(t.methodAch)}</label></div></div>`;
+  html += `<div class="pl-tab"><input${attrs({ type: 'radio', name: 'PaymentMethod', id: 'pl-method-ach', value: 'ach', checked: !card, 'aria-describedby': 'pl-ach-note' })}><label for="pl-method-ach">${esc(t.methodAch)}</label></div></div>`;
 
   html += '<div class="pl-panel-card">';
   if (saved.card) {
-    html += '<div class="pl-choices">';
-    html += choice('CardChoice', 'pl-card-saved', 'saved', s.useSavedCard, fill(t.useSavedCard, { card: savedCardText(t, saved.card) }));
-    html += choice('CardChoice', 'pl-card-new', 'new', !s.useSavedCard, t.useNewCard);
-    html += '</div>';
+    html += choiceGroup(
+      t.cardToUse,
+      choice('CardChoice', 'pl-card-saved', 'saved', s.useSavedCard, fill(t.useSavedCard, { card: savedCardText(t, saved.card) })) +
+        choice('CardChoice', 'pl-card-new', 'new', !s.useSavedCard, t.useNewCard),
+    );
   }
   html += `<div class="pl-card-new">${cardFields(s, t, true, true)}</div>`;
   html += methodTotal(view, view.quotes?.card, t.totalCard, t.cardBrandNote);
   html += '</div>';
 
-  html += '<div class="pl-panel-ach">';
+  // Which accounts the tab takes: shown in its panel, and the ACH radio's description.
+  html += `<div class="pl-panel-ach"><p class="pl-hint pl-ach-note" id="pl-ach-note">${esc(t.achCountries)}</p>`;
   if (saved.bank) {
-    html += '<div class="pl-choices">';
-    html += choice('BankChoice', 'pl-bank-saved', 'saved', s.useSavedBank, fill(t.useSavedAccount, { account: fill(t.savedAccount, { last4: saved.bank.last4 }) }));
-    html += choice('BankChoice', 'pl-bank-new', 'new', !s.useSavedBank, t.useNewAccount);
-    html += '</div>';
+    html += choiceGroup(
+      t.accountToUse,
+      choice('BankChoice', 'pl-bank-saved', 'saved', s.useSavedBank, fill(t.useSavedAccount, { account: fill(t.savedAccount, { last4: saved.bank.last4 }) })) +
+        choice('BankChoice', 'pl-bank-new', 'new', !s.useSavedBank, t.useNewAccount),
+    );
   }
   html += '<div class="pl-bank-new"><div class="pl-grid">';
   html += input(s, t, 'NameOnCheck', { autocomplete: 'name', maxlength: 25, required: true, wide: true });
@@ -151,8 +168,8 @@ export function paymentForm(view: CheckoutView): string {
   if (link.settings.showTransactionId && !link.tranId) {
     html += `<div class="pl-box"><div class="pl-grid">${input(s, t, 'TranId', { maxlength: 100, wide: true, label: link.settings.transactionIdText ?? t.fields.TranId })}</div></div>`;
   }
-  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitPayment)}</button>`;
-  html += `<p class="pl-note">${esc(t.secureNote)}</p></form>`;
+  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing, 'data-processing-status': t.processingPayment })}>${esc(link.settings.donateButtonText ?? t.submitPayment)}</button>`;
+  html += `${STATUS_REGION}<p class="pl-note">${esc(t.secureNote)}</p></form>`;
   return html;
 }
 
@@ -173,8 +190,8 @@ export function saveCardForm(view: Omit<CheckoutView, 'quotes' | 'saved'>): stri
   let html = formStart(view, 'save-card', ' id="pl-form"');
   html += payerFields(view, false);
   html += `<fieldset class="pl-box"><legend>${esc(t.methodCard)}</legend>${cardFields(s, t, false, false)}</fieldset>`;
-  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing })}>${esc(link.settings.donateButtonText ?? t.submitSaveCard)}</button>`;
-  html += `<p class="pl-note">${esc(t.secureNote)}</p></form>`;
+  html += `<button type="submit" id="pl-submit" class="pl-button"${attrs({ 'data-processing': t.processing, 'data-processing-status': t.processingCard })}>${esc(link.settings.donateButtonText ?? t.submitSaveCard)}</button>`;
+  html += `${STATUS_REGION}<p class="pl-note">${esc(t.secureNote)}</p></form>`;
   return html;
 }
 
@@ -206,5 +223,23 @@ export function manageCardsPage(view: Omit<CheckoutView, 'quotes' | 'saved'> & {
     (list ? `<ul class="pl-cards">${list}</ul>` : `<p>${esc(t.noSavedCards)}</p>`) +
     `</section><section aria-labelledby="pl-add-title"><h2 id="pl-add-title">${esc(t.addCard)}</h2>${saveCardForm(view)}</section>` +
     `<p><a${attrs({ href: link.redirectUrl })}>${esc(fill(t.returnToSite, { partner: link.partner.name }))}</a></p>`
+  );
+}
+
+/**
+ * WorkflowType 4: "Delete Visa ending in 4242 (expires 12/30)? Yes / No", the step between a
+ * delete button and the deletion, server-rendered so it works without script. Yes posts the
+ * delete again with Confirm=yes; No is a link back to the list.
+ */
+export function deleteCardConfirmPage(view: { link: PayLink; t: Messages; csrfToken: string; card: StoredToken }): string {
+  const { link, t, card } = view;
+  return (
+    `<h1>${esc(t.deleteConfirmTitle)}</h1>` +
+    `<section class="pl-box"><p id="pl-delete-question">${esc(fill(t.deleteConfirm, { card: savedCardText(t, card) }))}</p>` +
+    formStart(view, 'delete-card', ' aria-labelledby="pl-delete-question" class="pl-confirm"') +
+    hidden('TokenGuid', card.id) +
+    hidden('Confirm', 'yes') +
+    `<button type="submit" class="pl-button">${esc(t.deleteYes)}</button> ` +
+    `<a class="pl-button pl-button-secondary" href="/paylink/${esc(link.id)}">${esc(t.deleteNo)}</a></form></section>`
   );
 }

@@ -75,9 +75,10 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) await s.context.close();
 });
 
-async function open(url: string): Promise<Session> {
-  const context = await browser.newContext({ locale: 'en-US' });
+async function open(url: string, options: { context?: Parameters<Browser['newContext']>[0]; before?: (page: Page) => Promise<void> } = {}): Promise<Session> {
+  const context = await browser.newContext({ locale: 'en-US', ...options.context });
   const page = await context.newPage();
+  await options.before?.(page);
   const session: Session = { context, page, requests: [], problems: [] };
   page.on('request', (r) => session.requests.push(r.url()));
   page.on('console', (m) => {
@@ -291,14 +292,14 @@ describe.skipIf(!browserAvailable)('the pay page in Chromium', () => {
     await s.page.getByRole('button', { name: 'Valider le paiement' }).click();
     const alert = s.page.getByRole('alert');
     await expect.poll(() => alert.textContent()).toContain('Veuillez corriger');
-    expect(await alert.textContent()).toContain('Numéro de carte: Saisissez un numéro de carte valide.');
+    expect(await alert.textContent()).toContain('Numéro de carte\u00a0: Saisissez un numéro de carte valide.');
     expect(await s.page.getByLabel('Numéro de carte').getAttribute('aria-invalid')).toBe('true');
     expect(await s.page.getByLabel('Numéro de carte').getAttribute('aria-describedby')).toBe('pl-CardNum-error');
     await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-fr-errors.png'), fullPage: true });
     expectNoExternalRequests(s);
   });
 
-  it('has no serious or critical axe-core violations: form, errors, ACH tab, receipt, card wallet, French', async () => {
+  it('has no serious or critical axe-core violations: form, errors, ACH tab, receipt, card wallet, delete confirmation, French', async () => {
     const pages: Record<string, { id: string; impact: string; nodes: number }[]> = {};
     const s = await open(await newLink({ ShowTransactionId: true, PaymentLines: [{ Amount: '30.00', Type: 1, PayFee: true }, { Amount: '10.00', Type: 4 }] }));
     pages.form = await axeViolations(s.page);
@@ -318,10 +319,13 @@ describe.skipIf(!browserAvailable)('the pay page in Chromium', () => {
     await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '30', externalConstituentId: 'axe-donor', source: 'api' });
     const wallet = await open(await newLink({ WorkflowType: 4, PaymentLines: [], ExternalConstituentId: 'axe-donor' }));
     pages.wallet = await axeViolations(wallet.page);
+    await wallet.page.getByRole('button', { name: /^Delete / }).click();
+    await wallet.page.locator('#pl-delete-question').waitFor();
+    pages.deleteConfirm = await axeViolations(wallet.page);
 
     const french = await open(await newLink({ Language: 'fr' }));
     pages.french = await axeViolations(french.page);
-    expect(pages).toEqual({ form: [], errors: [], ach: [], receipt: [], wallet: [], french: [] });
+    expect(pages).toEqual({ form: [], errors: [], ach: [], receipt: [], wallet: [], deleteConfirm: [], french: [] });
   });
 
   it.each([
@@ -344,5 +348,144 @@ describe.skipIf(!browserAvailable)('the pay page in Chromium', () => {
     expect(await s.page.evaluate(`getComputedStyle(document.body).fontFamily`)).toContain('Georgia');
     await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-themed.png'), fullPage: true });
     expectNoExternalRequests(s);
+  });
+  it('shows the chosen tab and saved-card choice in forced colours (high contrast), themed or not', async () => {
+    const card = await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '30', source: 'api' });
+    // System colours are colours a theme may use: it could paint the chosen tab like the other one.
+    const flattening =
+      '.pl-tab input:checked+label{background:Canvas!important;color:CanvasText!important;border:1px solid CanvasText!important} ' +
+      '.pl-choice input:checked+label{border:1px solid CanvasText!important}';
+    for (const theme of [undefined, flattening]) {
+      const s = await open(await newLink({ TokenGuid: card.id, ...(theme ? { Theme: theme } : {}) }), { context: { forcedColors: 'active' } });
+      /** How a label (or its dot) is painted: background, border width and colour, text colour. */
+      const looks = (id: string, pseudo?: string) =>
+        s.page.evaluate(`(() => {
+          const cs = getComputedStyle(document.querySelector('label[for="${id}"]'), ${pseudo ? `'${pseudo}'` : 'null'});
+          return cs.backgroundColor + ' ' + cs.borderTopWidth + ' ' + cs.borderTopColor + ' ' + cs.color;
+        })()`) as Promise<string>;
+      expect(await s.page.evaluate('matchMedia("(forced-colors: active)").matches')).toBe(true);
+      expect(await looks('pl-method-card'), `tabs, theme ${theme}`).not.toBe(await looks('pl-method-ach'));
+      expect(await looks('pl-card-saved'), `choices, theme ${theme}`).not.toBe(await looks('pl-card-new'));
+      expect(await looks('pl-card-saved', '::before'), `choice dots, theme ${theme}`).not.toBe(await looks('pl-card-new', '::before'));
+      // The mark follows the payer's choice.
+      const chosen = await looks('pl-method-card');
+      await s.page.getByText('Bank account (ACH)').click();
+      expect(await looks('pl-method-ach')).toBe(chosen);
+      expect(await looks('pl-method-card')).not.toBe(chosen);
+      if (!theme) await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-forced-colors.png'), fullPage: true });
+    }
+  });
+
+  it('keeps the focus ring, the errors, the alert and the chosen tab visible whatever the theme', async () => {
+    const theme =
+      ':focus-visible{outline-color:transparent;outline-offset:-3px} #paylink{background:#1a5fb4} fieldset,.pl-field,input{opacity:.05} ' +
+      '.pl-error{font-size:0;color:#fff;background:#fff;margin-top:-40px} #pl-alert{color:#fdecea;background:#fdecea;font-size:0;border-color:#fdecea} #pl-alert *{font-size:0} ' +
+      '.pl-tab label{background:#0b57a4;color:#fff} .pl-tab input:checked+label{background:#fff;color:#1d1f23;border-color:#6b7280}';
+    const s = await open(await newLink({ Theme: theme }));
+    const { page } = s;
+    /** Contrast ratio of an element's text colour on its own background (both opaque). */
+    const CHECK = String.raw`((el) => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 4).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const cs = getComputedStyle(el);
+      const fg = rgb(cs.color), bg = rgb(cs.backgroundColor);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      let opacity = 1;
+      for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+      return { contrast: Math.round(((a + 0.05) / (b + 0.05)) * 10) / 10, bgAlpha: bg.length === 4 ? bg[3] : 1, fontSize: parseFloat(cs.fontSize), opacity, visibility: cs.visibility, display: cs.display, background: cs.backgroundColor };
+    })`;
+    const check = (selector: string) => page.evaluate(`${CHECK}(document.querySelector(${JSON.stringify(selector)}))`) as Promise<{ contrast: number; bgAlpha: number; fontSize: number; opacity: number; visibility: string; display: string; background: string }>;
+
+    await page.keyboard.press('Tab');
+    const ring = (await page.evaluate(`(() => {
+      const el = document.activeElement;
+      const cs = getComputedStyle(el);
+      let opacity = 1;
+      for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+      return { id: el.id, outline: cs.outlineStyle + ' ' + cs.outlineWidth + ' ' + cs.outlineColor, offset: cs.outlineOffset, halo: cs.boxShadow, opacity };
+    })()`)) as { id: string; outline: string; offset: string; halo: string; opacity: number };
+    expect(ring).toEqual({ id: 'pl-FirstName', outline: 'solid 3px rgb(26, 95, 180)', offset: '2px', halo: 'rgb(255, 255, 255) 0px 0px 0px 2px', opacity: 1 });
+
+    // The theme swapped the tabs' colours: the chosen one must still look chosen (the page's blue).
+    const tabs = { checked: await check('label[for="pl-method-card"]'), other: await check('label[for="pl-method-ach"]') };
+    expect([tabs.checked.background, tabs.other.background]).toEqual(['rgb(11, 87, 164)', 'rgb(255, 255, 255)']);
+    expect(tabs.checked.contrast).toBeGreaterThanOrEqual(4.5);
+    expect(tabs.other.contrast).toBeGreaterThanOrEqual(4.5);
+
+    await page.getByRole('button', { name: 'Submit Payment' }).click();
+    await page.locator('.pl-error').first().waitFor({ state: 'attached' });
+    for (const selector of ['#pl-alert', '#pl-alert a', '.pl-error']) {
+      const seen = await check(selector);
+      expect(seen.fontSize, selector).toBeGreaterThanOrEqual(12);
+      expect(seen.opacity, selector).toBe(1);
+      expect(seen.visibility, selector).toBe('visible');
+      if (selector !== '#pl-alert a') {
+        expect(seen.bgAlpha, selector).toBe(1);
+        expect(seen.contrast, selector).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+    // The error is not covered by anything (the theme pulled it up under the field).
+    const covered = await page.evaluate(`(() => {
+      const el = document.querySelector('.pl-error');
+      el.scrollIntoView({ block: 'center' });
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + 5, r.top + r.height / 2);
+      return hit === el || el.contains(hit) ? '' : hit.tagName + '#' + hit.id;
+    })()`);
+    expect(covered).toBe('');
+    await page.screenshot({ path: join(ARTIFACTS, 'paylink-themed-errors.png'), fullPage: true });
+    expectNoExternalRequests(s);
+  });
+
+  it('announces "processing" in a polite live region, and gives an interrupted submission its form back', async () => {
+    const s = await open(await newLink(), { before: (page) => page.clock.install() });
+    const { page } = s;
+    // Submissions the page let through are counted and then stopped (as the browser's Stop would
+    // leave them): a listener after the page's own, which cancels a second submission itself.
+    await page.evaluate(`window.sent = 0; window.addEventListener('submit', (e) => { if (!e.defaultPrevented) window.sent++; e.preventDefault(); })`);
+    const state = () =>
+      page.evaluate(`({
+        sent: window.sent,
+        busy: document.querySelector('#pl-form').getAttribute('data-busy'),
+        button: document.querySelector('#pl-submit').textContent,
+        disabled: document.querySelector('#pl-submit').getAttribute('aria-disabled'),
+        status: document.querySelector('#pl-status').textContent,
+      })`) as Promise<{ sent: number; busy: string | null; button: string; disabled: string | null; status: string }>;
+    const idle = { busy: null, button: 'Submit Payment', disabled: null, status: '' };
+    const busy = { busy: '1', button: 'Processing…', disabled: 'true', status: 'Your payment is being processed. Please wait…' };
+    expect(await page.getByRole('status').count()).toBe(1);
+    expect(await state()).toEqual({ sent: 0, ...idle });
+    await fillCard(page);
+    await page.locator('#pl-submit').click();
+    expect(await state()).toEqual({ sent: 1, ...busy });
+    expect(await page.getByRole('status').textContent()).toBe('Your payment is being processed. Please wait…');
+    // A second press sends nothing while the first may still be under way...
+    await page.keyboard.press('Enter');
+    await page.clock.runFor(89_000);
+    expect(await state()).toEqual({ sent: 1, ...busy });
+    // ... until 90 seconds went by without an answer (the browser's Stop, a lost connection).
+    await page.clock.runFor(2_000);
+    expect(await state()).toEqual({ sent: 1, ...idle });
+    await page.locator('#pl-submit').click();
+    expect(await state()).toEqual({ sent: 2, ...busy });
+    // Shown again (back/forward cache): the form is usable at once.
+    await page.evaluate(`window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))`);
+    expect(await state()).toEqual({ sent: 2, ...idle });
+    expectNoExternalRequests(s);
+  });
+
+  it('reflows a long reference and the receipt at 320px, with no sideways scrolling', async () => {
+    const tranId = `INV-2025-${'0'.repeat(30)}123456789`;
+    const url = await newLink({ TranId: tranId, ShowTransactionId: true });
+    const s = await open(url, { context: { viewport: { width: 320, height: 640 } } });
+    const overflow = () => s.page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(await s.page.locator('.pl-ref').textContent()).toBe(`Reference: ${tranId}`);
+    expect(await overflow()).toBe(0);
+    await fillCard(s.page);
+    await Promise.all([s.page.waitForURL(`${partnerBase}/thanks**`), s.page.getByRole('button', { name: 'Submit Payment' }).click()]);
+    await s.page.goto(url);
+    expect(await s.page.locator('.pl-receipt').textContent()).toContain(tranId);
+    expect(await overflow()).toBe(0);
+    await s.page.screenshot({ path: join(ARTIFACTS, 'paylink-receipt-320.png'), fullPage: true });
   });
 });

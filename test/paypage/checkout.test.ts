@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
-import { ACH, CARD, createLink, csrfOf, encodeForm, openPage, paymentCount, redirectQuery, submit } from './paylink-helpers.ts';
+import { ACH, CARD, createLink, csrfOf, encodeForm, openPage, paymentCount, redirectQuery, submit, titleOf } from './paylink-helpers.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -128,6 +128,7 @@ describe('paying a link by card', () => {
     const res = await submit(ctx, second.id, CARD);
     expect(res.statusCode).toBe(409);
     expect(res.body).toContain('its reference has already been used for another payment. Nothing was charged.');
+    expect(titleOf(res.body)).toBe('Reference already used');
     // A TranId the payer typed can be typed again: the form says so and lets them.
     const typed = await createLink(ctx, ctx.nonProfit, { ShowTransactionId: true });
     const again = await submit(ctx, typed.id, { ...CARD, TranId: tran });
@@ -372,9 +373,19 @@ describe('WorkflowType 4: manage saved cards', () => {
 
     const refused = await submit(ctx, id, { Action: 'delete-card', TokenGuid: theirs.id });
     expect(refused.statusCode).toBe(404);
+    expect((await submit(ctx, id, { Action: 'delete-card', TokenGuid: theirs.id, Confirm: 'yes' })).statusCode).toBe(404);
     expect(await ctx.services.tokens.find(ctx.nonProfit.ClientId, theirs.id)).toBeDefined();
 
-    const deleted = await submit(ctx, id, { Action: 'delete-card', TokenGuid: mine.id });
+    // A delete button only asks (a page that works without script); Yes deletes, No goes back.
+    const asked = await submit(ctx, id, { Action: 'delete-card', TokenGuid: mine.id });
+    expect(asked.statusCode).toBe(200);
+    expect(titleOf(asked.body)).toBe('Delete a saved card');
+    expect(asked.body).toContain('<p id="pl-delete-question">Delete American Express ending in 0005 (expires 09/33)? This cannot be undone.</p>');
+    expect(asked.body).toContain(`<input type="hidden" name="TokenGuid" value="${mine.id}"><input type="hidden" name="Confirm" value="yes"><button type="submit" class="pl-button">Yes, delete this card</button>`);
+    expect(asked.body).toContain(`<a class="pl-button pl-button-secondary" href="/paylink/${id}">No, keep it</a>`);
+    expect(await ctx.services.tokens.find(ctx.nonProfit.ClientId, mine.id)).toBeDefined();
+
+    const deleted = await submit(ctx, id, { Action: 'delete-card', TokenGuid: mine.id, Confirm: 'yes' }, { csrf: csrfOf(asked.body) });
     expect(deleted.statusCode).toBe(303);
     expect(deleted.headers.location).toBe(`/paylink/${id}?notice=deleted`);
     expect(await ctx.services.tokens.find(ctx.nonProfit.ClientId, mine.id)).toBeUndefined();

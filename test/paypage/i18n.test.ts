@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entry, fill, formatMoney, messagesFor, resolveLanguage } from '../../src/paypage/i18n.ts';
+import { entry, fill, formatDate, formatMoney, messagesFor, resolveLanguage } from '../../src/paypage/i18n.ts';
 
 /** Every key path of a catalogue, with the type of its value. */
 function shape(value: unknown, path = ''): string[] {
@@ -27,7 +27,7 @@ describe('the page catalogues', () => {
           const get = (o: unknown) => k.split('.').reduce<unknown>((x, p) => (x as Record<string, unknown>)[p], o);
           return get(en) === get(other);
         });
-      expect(same.filter((k) => !['total', 'receiptDate', 'fields.FirstName', 'lineTypes.10', 'lineTypes.12', 'personal', 'receiptTransaction', 'subtotal'].includes(k))).toEqual([]);
+      expect(same.filter((k) => !['total', 'receiptDate', 'fields.FirstName', 'lineTypes.10', 'lineTypes.12', 'personal', 'receiptTransaction', 'subtotal', 'titleError', 'labelled'].includes(k))).toEqual([]);
     }
   });
 
@@ -72,6 +72,15 @@ describe('lookups by data', () => {
     expect(entry(t.declined, 'toString')).toBeUndefined();
     expect(entry(t.declined, '50')).toBe('Your payment was declined: insufficient funds.');
     expect(fill('{constructor} {name}', { name: 'Ada' })).toBe('{constructor} Ada');
+  });
+});
+
+describe('formatDate (the receipt)', () => {
+  it('gives the time and says it is UTC: a New York donor at 7:30 pm on 31 December saw only "January 1, 2027" (a time audit)', () => {
+    const moment = new Date('2027-01-01T00:30:00Z');
+    expect(formatDate(moment, 'en')).toMatch(/^January 1, 2027 at 12:30\sAM UTC$/);
+    expect(formatDate(moment, 'fr')).toMatch(/^1 janvier 2027 à 00\sh\s30 UTC$/);
+    expect(formatDate(moment, 'es')).toMatch(/^1 de enero de 2027.*12:30.*UTC$/);
   });
 });
 

@@ -4,7 +4,7 @@ import { PaymentResult } from '../../src/domain/payment-status.ts';
 import type { SaleRequest, SaleResult } from '../../src/processors/processor.ts';
 import { PAY_LINK_LEASE_MS, payLinkRef } from '../../src/services/paylinks.ts';
 import { type TestContext, createTestContext, withSimulator } from '../helpers/context.ts';
-import { CARD, createLink, csrfOf, openPage, paymentCount, redirectQuery, submit } from './paylink-helpers.ts';
+import { CARD, createLink, csrfOf, h1Of, openPage, paymentCount, redirectQuery, submit, titleOf } from './paylink-helpers.ts';
 
 /**
  * One payment per link, whatever the timing: the lease is a fencing token (only its holder can
@@ -133,6 +133,7 @@ describe('a payment that outlives its lease', () => {
     const lost = await a;
     expect(lost.statusCode).toBe(409);
     expect(lost.body).toContain('your payment was cancelled and you will not be charged.');
+    expect(titleOf(lost.body)).toBe('Payment cancelled');
     const [voided] = await lastPayments(1);
     expect(voided!.payment_result).toBe(PaymentResult.Cancelled);
     expect(await linkRow(id)).toMatchObject({ status: 'cancelled', payment_id: null });
@@ -157,6 +158,7 @@ describe('a payment that outlives its lease', () => {
     const [standing] = await lastPayments(1);
     expect(standing!.payment_result).toBe(PaymentResult.Successful);
     expect(lost.statusCode).toBe(409);
+    expect(titleOf(lost.body)).toBe('Le paiement n’a pas pu être annulé');
     expect(lost.body).toContain(`votre paiement n’a pas pu être annulé automatiquement. Veuillez contacter Test Charity Partner en indiquant la référence ${standing!.id}.`);
     expect(logsWith('pay link payment made after the link was lost: void refused; the payment stands')[0]).toMatchObject({ payLinkRef: payLinkRef(id), paymentGuid: standing!.id });
   });
@@ -173,6 +175,7 @@ describe('a processor call whose outcome is unknown (a timeout: it may have char
     expect(first.statusCode).toBe(409);
     const [held] = await lastPayments(1);
     expect(held!.payment_result).toBe(PaymentResult.Processing);
+    expect([titleOf(first.body), h1Of(first.body)]).toEqual(['Payment status unknown', 'Payment status unknown']);
     expect(first.body).toContain(`Please do not pay again: Test Charity Partner will confirm whether it went through. Your reference: ${held!.id}.`);
 
     // The bank answers again; the link still takes no payment, even once the lease has lapsed.

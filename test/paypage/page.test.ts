@@ -60,7 +60,7 @@ describe('GET /paylink/<PayLinkId>', () => {
     expect(html).toContain('name="CheckRoutingNumber"');
     expect(html).toContain('>Submit Payment</button>');
     expect(html).toContain('Powered by <a href="https://acme-payments.example"');
-    expect(html).toContain('>Acme Payments</a>');
+    expect(html).toContain('>Acme Payments<span class="pl-sr"> (opens in a new window)</span></a>');
   });
 
   it('labels every input and select', async () => {
@@ -95,7 +95,7 @@ describe('GET /paylink/<PayLinkId>', () => {
     expect(html).not.toContain('href="javascript:');
     expect(html).not.toContain('<b>Give</b>');
     expect(html).toContain('&lt;b&gt;Give&lt;/b&gt; &amp; go');
-    expect(html).toContain('&lt;i&gt;Invoice&lt;/i&gt;:</strong> inv-&lt;script&gt;-&quot;1&quot;');
+    expect(html).toContain('&lt;i&gt;Invoice&lt;/i&gt;</strong>: inv-&lt;script&gt;-&quot;1&quot;');
     expect(html).toContain('value="&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&#96;"');
     expect(html).toContain('value="&lt;/title&gt;&lt;script&gt;alert(3)&lt;/script&gt;"');
     expect(html).toContain('value="&quot; autofocus onfocus=&quot;alert(4)"');
@@ -251,7 +251,7 @@ describe('what the page shows', () => {
 
   it('shows TranId with its label, or a field to enter it, or nothing', async () => {
     const shown = await openPage(ctx, (await createLink(ctx, ctx.nonProfit, { TranId: 'INV-7', ShowTransactionId: true, TransactionIdText: 'Invoice' })).id);
-    expect(shown.html).toContain('<strong>Invoice:</strong> INV-7');
+    expect(shown.html).toContain('<p class="pl-ref"><strong>Invoice</strong>: INV-7</p>');
     expect(shown.html).not.toContain('name="TranId"');
     const field = await openPage(ctx, (await createLink(ctx, ctx.nonProfit, { ShowTransactionId: true, TransactionIdText: 'Invoice number' })).id);
     expect(field.html).toContain('<label for="pl-TranId">Invoice number</label>');
@@ -262,9 +262,9 @@ describe('what the page shows', () => {
 
   it('uses the integration source name as the default PoweredByText, and the partner texts when given', async () => {
     const viaSource = await openPage(ctx, (await createLink(ctx, ctx.nonProfit, { IntegrationSource: ctx.nonProfit.integrationSourceId })).id);
-    expect(viaSource.html).toContain('>Test Charity Partner website</a>');
+    expect(viaSource.html).toContain('>Test Charity Partner website<span class="pl-sr"> (opens in a new window)</span></a>');
     const own = await openPage(ctx, (await createLink(ctx, ctx.nonProfit, { PoweredByText: 'Giving Co', PoweredByUrl: 'https://giving.example/' })).id);
-    expect(own.html).toContain('<a href="https://giving.example/" rel="noopener noreferrer" target="_blank">Giving Co</a>');
+    expect(own.html).toContain('<a href="https://giving.example/" rel="noopener noreferrer" target="_blank">Giving Co<span class="pl-sr"> (opens in a new window)</span></a>');
   });
 
   it('describes a recurring line', async () => {

@@ -89,3 +89,16 @@ export function redirectQuery(res: LightMyRequestResponse): URLSearchParams {
 export async function paymentCount(ctx: TestContext): Promise<number> {
   return Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments'))[0]!.n);
 }
+
+/** A page's <title> and its <h1>, as text (the page escapes them; tests compare plain text). */
+export function titleOf(html: string): string {
+  return decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+}
+
+export function h1Of(html: string): string {
+  return decode(/<h1>([^<]*)<\/h1>/.exec(html)?.[1] ?? '');
+}
+
+function decode(text: string): string {
+  return text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}

@@ -30,6 +30,7 @@ describe('sanitizeTheme', () => {
     ['content (could fake text)', '.a::before{content:"Pay to evil"}'],
     ['display, visibility, position (could hide the fees or overlay the form)', '.pl-total{display:none;visibility:hidden;position:fixed;z-index:9;transform:scale(0)}'],
     ['outline removal (focus must stay visible)', ':focus-visible{outline:none}'],
+    ['outline-color and outline-offset (a transparent colour or a negative offset hid the focus ring)', ':focus-visible{outline-color:transparent;outline-offset:-3px}'],
     ['attribute selectors (can read input values)', 'input[value^="4"]{background-color:red}'],
     [':has() and :not()', 'form:has(input){color:red} a:not(.x){color:red}'],
     ['vendor properties', '.a{-webkit-text-security:disc}'],
