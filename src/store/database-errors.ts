@@ -17,8 +17,14 @@ const CONNECTION_LOST_MESSAGES = [/connection terminated/i, /terminating connect
  * while it waits for a synchronous standby), 58 system error, XX internal error.
  */
 const AMBIGUOUS_CLASSES = new Set(['08', '57', '58', 'XX']);
-/** Of those, the ones that say the database is going away or not yet accepting connections. */
-const UNAVAILABLE_STATES = /^(08...|57P0[123])$/;
+/**
+ * Of those, the ones that say the database is going away or not yet accepting connections; and
+ * two refusals at connect time: too many connections (53300), and a database closed to
+ * connections (55000 "not currently accepting connections", ALTER DATABASE ... ALLOW_CONNECTIONS
+ * false), which answered 500 with a stack trace on every call (an audit of the logs).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const CLOSED_DATABASE = { state: '55000', message: /not currently accepting connections/i };
 
 /** The error and the errors it wraps, outermost first. */
 function chain(err: unknown): { code?: unknown; message?: unknown; errors?: unknown }[] {
@@ -47,6 +53,7 @@ const messageOf = (e: { message?: unknown }) => (typeof e.message === 'string' ?
 export function isDatabaseUnavailable(err: unknown): boolean {
   return chain(err).some((e) => {
     const state = sqlState(e.code);
+    if (state === CLOSED_DATABASE.state) return CLOSED_DATABASE.message.test(messageOf(e));
     if (state) return UNAVAILABLE_STATES.test(state);
     if (typeof e.code === 'string' && UNREACHABLE_CODES.has(e.code)) return true;
     const message = messageOf(e);

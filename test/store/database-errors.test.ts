@@ -15,10 +15,13 @@ describe('database errors (an outage audit)', () => {
       withCode('57P01', 'terminating connection due to administrator command'),
       withCode('57P03', 'the database system is starting up'),
       withCode('08006'),
+      withCode('53300', 'sorry, too many clients already'),
+      wrapped(withCode('55000', 'database "payments" is not currently accepting connections')),
     ]) {
       expect(isDatabaseUnavailable(err), err.message).toBe(true);
     }
-    for (const err of [withCode('23505'), wrapped(withCode('22P02')), new TypeError('x is undefined'), withCode('40001')]) {
+    // 55000 is also a statement's error ("object not in prerequisite state"): only the closed database is an outage.
+    for (const err of [withCode('23505'), wrapped(withCode('22P02')), new TypeError('x is undefined'), withCode('40001'), withCode('55000', 'currval of sequence "s" is not yet defined in this session')]) {
       expect(isDatabaseUnavailable(err), err.message).toBe(false);
     }
   });
