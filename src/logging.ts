@@ -26,8 +26,30 @@ function redactPaths(): string[] {
   return [...new Set(paths)];
 }
 
-/** Query-string parameters whose values never reach a log line. */
+/**
+ * Query-string parameters whose values may reach a log line: those the service's routes read
+ * (surface A's documented parameters, the gateway's documentation pages, the pay page's notice),
+ * none of them personal data or a secret. Any other parameter is logged by name with its value
+ * redacted: a client that puts an e-mail address or a payer's name in a URL must not get it
+ * logged (an audit of the logs found `Email=` and a live `PayLinkUrl=` in request lines).
+ */
+const LOGGED_QUERY = new Set(
+  [
+    'processorGuid', 'mKey', 'IntegrationSource', 'Amount', 'TransactionSourceGroupId', 'PayFee', 'ProcessorGuid', 'CharityId',
+    'OrganizationGuid', 'IntegrationSourceGuid', 'TokenGuid', 'CommissionRateOverride', 'CardProcessingFeeOverride', 'Tip', 'Tax',
+    'PaymentMethodTypeId', 'CreditCardTypeId', 'RecurringProfileGuid', 'Date', 'BillingFrequency', 'Name', 'EIN', 'CharitySource',
+    'City', 'State', 'PageIndex', 'PageSize', 'SortColumn', 'SortDesc', 'wsdl', 'op', 'disco', 'notice',
+  ].map((name) => name.toLowerCase()),
+);
 const SECRET_QUERY = new Set(SECRET_FIELDS.map((f) => f.toLowerCase()));
+
+/** `http://host/path?q` (a request in absolute form, as proxies send it) as `/path?q`. */
+function originForm(url: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!absolute) return url;
+  const rest = url.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
 
 /** A short, stable stand-in for a secret that log readers may need to correlate. */
 export function fingerprint(value: string): string {
@@ -35,10 +57,13 @@ export function fingerprint(value: string): string {
 }
 
 /**
- * A URL fit for a log line: secret query parameters redacted, and the pay link id in
- * `/paylink/<id>` (the only key of a hosted page) replaced by its fingerprint.
+ * A URL fit for a log line: query values redacted but for the parameters in LOGGED_QUERY, and
+ * the pay link id in `/paylink/<id>` (the only key of a hosted page) replaced by its fingerprint,
+ * also when the request line gives the URL in absolute form (`GET http://host/paylink/<id>`,
+ * which Node serves as the page and logged as sent: an audit of the logs found it).
  */
-export function safeUrl(url: string): string {
+export function safeUrl(requested: string): string {
+  let url = originForm(requested);
   const q0 = url.indexOf('?');
   const path = q0 < 0 ? url : url.slice(0, q0);
   // The router decodes the path: /%70aylink/<id> is the page too, and must not log its id.
@@ -54,7 +79,8 @@ export function safeUrl(url: string): string {
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const key of [...params.keys()]) {
-    if (SECRET_QUERY.has(key.toLowerCase())) params.set(key, '[REDACTED]');
+    const name = key.toLowerCase();
+    if (SECRET_QUERY.has(name) || !LOGGED_QUERY.has(name)) params.set(key, '[REDACTED]');
   }
   return `${url.slice(0, q)}?${params.toString()}`;
 }
@@ -106,7 +132,8 @@ export function safeError(err: unknown) {
     const lines = out.stack.split('\n');
     out.stack = [clean(lines[0]), ...lines.slice(1).filter((l) => /^\s+at /.test(l))].join('\n');
   }
-  for (const key of ['detail', 'where', 'query', 'params', 'parameters', 'internalQuery']) delete out[key];
+  // `hint` too: a trigger's RAISE can put row values there (an audit of the logs).
+  for (const key of ['detail', 'hint', 'where', 'query', 'params', 'parameters', 'internalQuery']) delete out[key];
   if (out.cause && typeof out.cause === 'object') out.cause = safeError(out.cause);
   return out;
 }

@@ -30,4 +30,25 @@ describe('log hygiene', () => {
     expect(safeUrl('/api/paylink?PayLinkId=abc&IntegrationSource=x')).toBe('/api/paylink?PayLinkId=%5BREDACTED%5D&IntegrationSource=x');
     expect(safeUrl('/api/paylinkResult?responseToken=t0k')).not.toContain('t0k');
   });
+
+  it('masks the pay link id in a request line in absolute form (http://host/paylink/<id>), as proxies send it (an audit of the logs)', () => {
+    for (const url of ['http://localhost:8080/paylink/XEjvNCsNQckDK-PLob_VCnGT', 'HTTPS://pay.example.org/PayLink/XEjvNCsNQckDK-PLob_VCnGT?notice=deleted']) {
+      expect(safeUrl(url)).not.toContain('XEjvNCsNQckDK');
+      expect(safeUrl(url)).toMatch(/^\/PayLink\/#[\w-]{10}|^\/paylink\/#[\w-]{10}/);
+    }
+    expect(safeUrl('http://localhost:8080')).toBe('/');
+  });
+
+  it('logs the values of the parameters routes read only; any other parameter by name (an e-mail in a URL is not logged)', () => {
+    expect(safeUrl('/api/CharitySearch?Name=red%20cross&State=DC&PageSize=10')).toBe('/api/CharitySearch?Name=red+cross&State=DC&PageSize=10');
+    expect(safeUrl('/api/fee?Amount=10.00&Email=payer%40example.org&PayLinkUrl=http%3A%2F%2Fx%2Fpaylink%2Fabc')).toBe(
+      '/api/fee?Amount=10.00&Email=%5BREDACTED%5D&PayLinkUrl=%5BREDACTED%5D',
+    );
+    expect(safeUrl('/admin/ws/recurring.asmx?op=GetToken&FirstName=Grace')).toBe('/admin/ws/recurring.asmx?op=GetToken&FirstName=%5BREDACTED%5D');
+  });
+
+  it('drops the hint of a database error (a trigger can put row values there)', () => {
+    const err = Object.assign(new Error('trigger refused'), { code: 'P0001', hint: 'payer Grace Hopper at 1 Main St' });
+    expect(JSON.stringify(safeError(err))).not.toContain('Grace');
+  });
 });
