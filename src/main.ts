@@ -3,7 +3,7 @@ import { dropOutputWhenReaderGone } from './closed-output.ts';
 import { startBackgroundJobs, backgroundJobs } from './background.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { credentialsPath, type DemoCredentials } from './demo/credentials.ts';
+import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './ids.ts';
 import { createServices, type Services } from './services/index.ts';
@@ -11,57 +11,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
-
-/** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
-type DemoProcessors = Map<string, { id: string; mkey: string | null }[]>;
-
-/**
- * Demo secrets saved at first start that were rotated since (payments partner rotate-secret /
- * rotate-api-key; gateway-user reset-password, keyed by Username).
- */
-interface StaleSecrets {
-  partners: Map<string, { secret: boolean; apiKey: boolean }>;
-  gatewayPasswords: Set<string>;
-}
-
-const rotated = ' (rotated since: no longer valid; the CLI printed the new one)';
-
-function banner(config: Config, credentials: DemoCredentials | undefined, processors: DemoProcessors, staleSecrets: StaleSecrets): string {
-  const base = config.publicBaseUrl;
-  const lines = [
-    '',
-    `Payment service listening on ${base}`,
-    `  database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}`,
-    `  API docs: ${base}/docs   OpenAPI: ${base}/openapi.json   SOAP gateway: ${base}/admin/ws/recurring.asmx`,
-  ];
-  if (credentials) {
-    lines.push('', `Demo partners (kept in ${credentialsPath(config.dataDir)}):`);
-    for (const p of credentials.partners) {
-      const stale = staleSecrets.partners.get(p.ClientId);
-      lines.push(
-        `  ${p.name} (${p.kind})`,
-        `    ClientId:     ${p.ClientId}`,
-        `    ClientSecret: ${p.ClientSecret}${stale?.secret ? rotated : ''}`,
-        `    ApiKey:       ${p.ApiKey}${stale?.apiKey ? rotated : ''}`,
-      );
-      for (const proc of processors.get(p.ClientId) ?? []) lines.push(`    ProcessorGuid: ${proc.id}${proc.mkey ? ` (MKey ${proc.mkey})` : ''}`);
-    }
-    for (const u of credentials.gatewayUsers) {
-      const stale = staleSecrets.gatewayPasswords.has(u.Username) ? ' (reset since: no longer valid; the CLI printed the new one)' : '';
-      lines.push(`  Gateway user: Username ${u.Username}  Password ${u.Password}${stale}  Vendor ${u.Vendor}`);
-    }
-    const first = credentials.partners[0];
-    if (first) {
-      const body = JSON.stringify({ ClientId: first.ClientId, ClientSecret: first.ClientSecret });
-      lines.push(
-        '',
-        'Get an access token (then send it as the AccessToken header):',
-        `  curl -s -X POST ${base}/api/ClientSession -H 'Content-Type: application/json' -d '${body}'`,
-      );
-    }
-  }
-  return lines.join('\n') + '\n\n';
-}
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
@@ -139,7 +88,7 @@ async function main() {
     const login = await services.gatewayUsers.authenticate(u.Username, u.Password);
     if (!login.ok && login.reason === 'invalid') staleSecrets.gatewayPasswords.add(u.Username);
   }
-  process.stdout.write(banner(config, credentials, processors, staleSecrets));
+  process.stdout.write(banner(config, credentials, processors, staleSecrets, { secrets: process.stdout.isTTY === true }));
 
   let stopping = false;
   // After close() Node no longer times out half-sent requests: one slow or stuck client kept a
