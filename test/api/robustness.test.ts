@@ -168,6 +168,31 @@ describe('a query parameter given more than once', () => {
   });
 });
 
+describe('an array longer than any the API takes (an audit of costly inputs)', () => {
+  it('is refused before its items are read: 340,000 empty lines (1 MiB) ran the process out of memory', async () => {
+    const huge = `[${Array(340_000).fill('{}').join(',')}]`;
+    const before = await count();
+    for (const [url, json] of [
+      ['/api/payment', `{"CardNum":"4242424242424242","ExpMonth":"12","ExpYear":"30","Transactions":${huge}}`],
+      ['/api/fees', `{"Transactions":${huge}}`],
+      ['/api/paylink', `{"Email":"ada@example.org","paymentlines":${huge}}`],
+      ['/api/fees', `{"Transactions":[{"TransactionSourceGroupId":"1","Amount":"1","Extra":[${Array(101).fill('1').join(',')}]}]}`],
+    ] as const) {
+      const res = await ctx.as(ctx.nonProfit, { method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: json });
+      const rules = expectBrokenRules(res);
+      expect(rules, url).toHaveLength(1);
+      expect(rules[0], url).toMatchObject({ ErrorCode: 1005, Message: expect.stringMatching(/may have at most 100 items\.$/) });
+    }
+    expect((await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/fees', payload: { Transactions: Array(300_000).fill({}) } })).json()[0].Message).toBe(
+      "'Transactions' may have at most 100 items.",
+    );
+    expect(await count()).toBe(before);
+    // At the limit the lines are read and checked one by one, as before.
+    const hundred = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/fees', payload: { Transactions: Array(100).fill({ TransactionSourceGroupId: '1', Amount: '1' }) } });
+    expect(hundred.statusCode).toBe(200);
+  });
+});
+
 describe('a body with a prototype key', () => {
   it('is refused with a message that says why (it is valid JSON)', async () => {
     const before = await count();
