@@ -45,6 +45,8 @@ describe('paying a link by card', () => {
     expect(receipt.res.statusCode).toBe(200);
     expect(receipt.html).toContain('Your payment of $40.00 was received.');
     expect(receipt.html).toContain('Visa ending in 4242');
+    // It says whom the payer paid (a receipt kept for taxes or a dispute).
+    expect(receipt.html).toContain(`<dt>Paid to</dt><dd>${ctx.nonProfit.name}</dd>`);
     expect(receipt.html).not.toContain('name="CardNum"');
   });
 

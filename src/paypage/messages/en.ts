@@ -142,6 +142,7 @@ export const en = {
   receiptSaved: 'Your card was saved.',
   receiptDate: 'Date',
   receiptMethod: 'Paid with',
+  receiptPaidTo: 'Paid to',
   receiptCard: 'Card',
   receiptReference: 'Reference',
   receiptTransaction: 'Transaction',

@@ -143,6 +143,7 @@ export const es: Messages = {
   receiptSaved: 'Su tarjeta quedó guardada.',
   receiptDate: 'Fecha',
   receiptMethod: 'Pagado con',
+  receiptPaidTo: 'Pagado a',
   receiptCard: 'Tarjeta',
   receiptReference: 'Referencia',
   receiptTransaction: 'Transacción',

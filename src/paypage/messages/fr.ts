@@ -143,6 +143,7 @@ export const fr: Messages = {
   receiptSaved: 'Votre carte a été enregistrée.',
   receiptDate: 'Date',
   receiptMethod: 'Payé avec',
+  receiptPaidTo: 'Payé à',
   receiptCard: 'Carte',
   receiptReference: 'Référence',
   receiptTransaction: 'Transaction',
