@@ -3,8 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Vault } from '../vault/vault.ts';
 
-/** A form token is good for this long after the page was served. */
-export const FORM_TOKEN_TTL_MS = 2 * 3600_000;
+/**
+ * A form token is good for this long after the page was served: over 20 hours, so the page sets
+ * no time limit a payer must be warned of or able to extend (WCAG 2.2.1, its 20-hour exception).
+ * With 2 hours, a slow payer was sent back to the form (an accessibility audit). The token is
+ * bound to its link and sealed, and the origin check stands whatever its age.
+ */
+export const FORM_TOKEN_TTL_MS = 24 * 3600_000;
 
 /**
  * CSRF protection of the page's forms, in two layers:
