@@ -10,7 +10,7 @@ import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 import { utf8FormEntries, utf8Text } from '../utf8-text.ts';
-import { isDatabaseUnavailable } from '../store/database-errors.ts';
+import { isDatabaseUnavailable, sqlStateOf } from '../store/database-errors.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -37,17 +37,6 @@ function caller(request: FastifyRequest): GatewayCaller {
 /** PostgreSQL's refusal of text it cannot store: a NUL (22021), or a character the encoding lacks (22P05). */
 const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
 
-/** The SQLSTATE of a database error, looked for through the `cause` chain (Drizzle wraps the driver's error). */
-function sqlState(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /**
  * What the gateway says when its database cannot be reached. The spec's codes have no "try
  * again", so the code stays Internal_Error (a Server fault over SOAP); the words tell the
@@ -58,7 +47,7 @@ const DATABASE_UNAVAILABLE = 'The service cannot reach its database. Try again s
 
 function logDatabaseUnavailable(request: FastifyRequest, err: unknown, operation: string | undefined) {
   const e = err as { name?: unknown; code?: unknown };
-  request.log.warn({ operation, errorName: e?.name, code: e?.code }, 'database unavailable: gateway call not carried out');
+  request.log.warn({ operation, errorName: e?.name, code: sqlStateOf(err) ?? e?.code }, 'database unavailable: gateway call not carried out');
   request.server.databaseAvailability.refused();
 }
 
@@ -73,8 +62,8 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
   try {
     return await op.run(gateway, params, caller(request));
   } catch (err) {
-    const state = sqlState(err);
-    if (state) {
+    const state = sqlStateOf(err);
+    if (state && UNSTORABLE_TEXT.has(state)) {
       // Not the error itself: its message carries every bound parameter.
       request.log.warn({ operation: op.name, sqlState: state }, 'gateway parameter refused by the database');
       return { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { expectDocumented } from '../helpers/openapi.ts';
+import { unreachableDatabaseError, withUnreachableSql } from '../helpers/unreachable-database.ts';
 
 /**
  * What a partner generating a typed client from /openapi.json relies on (a contract audit ran
@@ -69,15 +70,10 @@ describe('/openapi.json for client generators', () => {
 
   it('a 503 as sent matches what the document says of them', async () => {
     const token = await ctx.token(ctx.nonProfit);
-    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const query = ctx.store.sql.query;
-    ctx.store.sql.query = async () => {
-      throw unreachable();
-    };
     const quote = vi.spyOn(ctx.services.fees, 'quote').mockImplementation(async () => {
-      throw unreachable();
+      throw unreachableDatabaseError();
     });
-    try {
+    await withUnreachableSql(ctx.store, async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' });
       expect(res.statusCode).toBe(503);
       await expectDocumented(ctx.app, 'GET', '/api/CharitySearch', res);
@@ -89,10 +85,7 @@ describe('/openapi.json for client generators', () => {
       });
       expect(fees.statusCode).toBe(503);
       await expectDocumented(ctx.app, 'POST', '/api/fees', fees);
-    } finally {
-      ctx.store.sql.query = query;
-      quote.mockRestore();
-    }
+    }).finally(() => quote.mockRestore());
     await ctx.app.inject({ method: 'GET', url: '/readyz' });
   });
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READY_TIMEOUT_MS } from '../../src/api/health.ts';
-import { type QueryOptions, openPostgres } from '../../src/store/database.ts';
+import { openPostgres } from '../../src/store/database.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { unreachableDatabaseError, withUnreachableSql } from '../helpers/unreachable-database.ts';
 
 /** The API while its database is unreachable or unresponsive (an outage audit). */
 let ctx: TestContext;
@@ -13,12 +14,8 @@ afterAll(() => ctx.close());
 
 describe('an unreachable database', () => {
   it('is a 503 with Retry-After and one short warn line, not a 500 with a stack trace', async () => {
-    const query = ctx.store.sql.query;
-    ctx.store.sql.query = async <T,>(_text: string, _params?: unknown[], _options?: QueryOptions): Promise<T[]> => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    };
     const logsBefore = ctx.logs.length;
-    try {
+    await withUnreachableSql(ctx.store, async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
@@ -28,25 +25,17 @@ describe('an unreachable database', () => {
       expect(lines).toContain('database unavailable: answered 503');
       expect(lines).not.toContain('"stack"');
       expect(lines).not.toContain('unhandled error');
-    } finally {
-      ctx.store.sql.query = query;
-    }
+    });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' })).statusCode).not.toBe(503);
   });
 
   it('logs when the outage began (once, as an error) and when it ended, with the calls it cost', async () => {
     // Readiness reaching the database ends the outage an earlier test began.
     expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
-    const query = ctx.store.sql.query;
-    ctx.store.sql.query = async <T,>(_text: string, _params?: unknown[], _options?: QueryOptions): Promise<T[]> => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    };
     const logsBefore = ctx.logs.length;
-    try {
+    await withUnreachableSql(ctx.store, async () => {
       for (let i = 0; i < 3; i++) expect((await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?EIN=53-0196605' })).statusCode).toBe(503);
-    } finally {
-      ctx.store.sql.query = query;
-    }
+    });
     const during = ctx.logs.slice(logsBefore);
     const began = during.filter((l) => l.includes('database unreachable: calls that need it are answered 503'));
     expect(began).toHaveLength(1);
@@ -76,7 +65,7 @@ describe('an unreachable database', () => {
   it('gives the pay page a 503 page with Retry-After, not its 500 page', async () => {
     const find = ctx.services.payLinks.find;
     ctx.services.payLinks.find = async () => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      throw unreachableDatabaseError();
     };
     try {
       const res = await ctx.app.inject({ method: 'GET', url: '/paylink/AAAAAAAAAAAAAAAAAAAAAAAA' });

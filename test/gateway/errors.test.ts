@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { unreachableDatabaseError } from '../helpers/unreachable-database.ts';
 import { type GatewayLogin, NS, PATH, createGatewayUser, formPost, login, resultOf, soap11 } from './gateway-helpers.ts';
 
 // Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
@@ -147,9 +148,8 @@ describe('an error inside an operation', () => {
   });
 
   it('an unreachable database: says so and that the call can be repeated, with one warn line and no stack (HTTP POST and SOAP)', async () => {
-    const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     vi.spyOn(ctx.services.gatewaySessions, 'resolve').mockImplementation(async () => {
-      throw unreachable();
+      throw unreachableDatabaseError();
     });
     const said = 'The service cannot reach its database. Try again shortly.';
     const before = ctx.logs.length;

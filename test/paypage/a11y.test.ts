@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
+import { unreachableDatabaseError } from '../helpers/unreachable-database.ts';
 import { ACH, CARD, createLink, csrfOf, encodeForm, h1Of, openPage, submit, titleOf } from './paylink-helpers.ts';
 
 /**
@@ -77,7 +78,7 @@ describe('titles and headings say what happened', () => {
       expect(failed.statusCode).toBe(500);
       expect([titleOf(failed.body), h1Of(failed.body)]).toEqual(['Something went wrong', 'Something went wrong']);
       ctx.services.payLinks.find = async () => {
-        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        throw unreachableDatabaseError();
       };
       const down = await ctx.app.inject({ method: 'GET', url: '/paylink/AAAAAAAAAAAAAAAAAAAAAAAA' });
       expect(down.statusCode).toBe(503);
