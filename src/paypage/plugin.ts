@@ -332,9 +332,13 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A refusal of the request itself comes first, as on the API and the gateway: a payer's form
+    // post cut off halfway (tab closed, network lost) fails with ECONNRESET and status 400, which
+    // read as a database error had logged an outage that never happened (an HTTP audit).
+    const refused = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
     // An unreachable database is 503 with Retry-After, one warn line, as on the API.
-    const unavailable = isDatabaseUnavailable(error);
-    const status = unavailable ? 503 : typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const unavailable = refused === undefined && isDatabaseUnavailable(error);
+    const status = unavailable ? 503 : (refused ?? 500);
     if (unavailable) {
       request.log.warn({ errorName: error.name }, 'database unavailable: pay page answered 503');
       request.server.databaseAvailability.refused();

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
@@ -118,6 +119,27 @@ describe('the logs', () => {
     // The same fingerprint stands for the id in the request lines' URLs: one link's lines match.
     expect(lines.some((l) => (l.req as { url?: string } | undefined)?.url === `/paylink/${payLinkRef(id)}`)).toBe(true);
     for (const line of lines) expect(JSON.stringify(line)).not.toContain(id);
+  });
+});
+
+describe('a form post cut off halfway (tab closed, network lost)', () => {
+  it('is logged as a refused request, not as a database outage', async () => {
+    const { id } = await createLink(ctx);
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const from = ctx.logs.length;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /paylink/${id} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nCsrfToken=abc`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const lines = () => ctx.logs.slice(from).map((l) => JSON.parse(l) as { msg: string; code?: string });
+    for (let waited = 0; waited < 5_000 && !lines().some((l) => l.msg === 'pay page request refused'); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    // The body's read fails with ECONNRESET: a database error's code too, which the page took for one.
+    expect(lines()).toContainEqual(expect.objectContaining({ msg: 'pay page request refused', code: 'ECONNRESET' }));
+    expect(lines().filter((l) => /database/.test(l.msg))).toEqual([]);
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect(lines().filter((l) => /database/.test(l.msg))).toEqual([]);
   });
 });
 
