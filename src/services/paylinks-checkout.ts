@@ -11,7 +11,7 @@ import type { FeeService, ResolvedFeeQuote } from './fees.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord } from './payment-record.ts';
 import type { Validated } from './payment-validation.ts';
-import type { PaymentService } from './payments.ts';
+import { failedBeforeCharging, type PaymentService } from './payments.ts';
 import type { RecurringProfileService } from './recurring-profiles.ts';
 import type { RefundVoidService } from './refunds-voids.ts';
 import { type PayLink, type PayLinkLease, type PayLinkService, type PayLinkStatus, feeLineOf, payLinkRef } from './paylinks.ts';
@@ -217,6 +217,10 @@ export class PayLinkCheckoutService {
           release = true;
           return { kind: 'invalid', violations: err.violations };
         }
+        // Failed before the payment was recorded (a saved card this server cannot open, the
+        // database down): nothing was charged, so the link is given back (a multi-server audit
+        // saw it refused as "being processed" for 10 minutes after such an error).
+        release = failedBeforeCharging(err);
         throw err;
       }
       // Outcome unknown: the lease is kept, and once it lapses the held payment keeps the link closed.

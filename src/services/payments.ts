@@ -37,6 +37,11 @@ interface References {
 
 type PaymentInsert = typeof payments.$inferInsert & { id: string };
 
+/** A payment recorded as Pending, ready for the processor; or the record of a refused duplicate. */
+type Recorded =
+  | { pending: PaymentInsert; paymentId: number; quote: ResolvedFeeQuote; instrument: Instrument; refs: References }
+  | { duplicate: PaymentRecord };
+
 /**
  * What the sale call gave: the processor's answer; 'not-reached' (the adapter says the request
  * never reached it: nothing happened); or 'unknown' (any other failure: it may have charged).
@@ -229,6 +234,33 @@ export class PaymentService {
   }
 
   async #pay(partner: AuthenticatedPartner, input: PaymentInputCommon, method: ValidatedMethod, requested: 'card' | 'ach'): Promise<PaymentRecord> {
+    let recorded: Recorded;
+    try {
+      recorded = await this.#record(partner, input, method, requested);
+    } catch (err) {
+      throw chargedNothing(err);
+    }
+    if ('duplicate' in recorded) return recorded.duplicate;
+    const { pending, paymentId, quote, instrument, refs } = recorded;
+
+    const adapter = this.#adapters.get(refs.processor.adapter);
+    let sale: SaleAnswer;
+    try {
+      sale = await adapter.sale(this.#saleRequest(pending, instrument, input));
+    } catch (err) {
+      // The adapter's message is not logged: a bank library may quote the card number in it.
+      sale = err instanceof ProcessorNotReachedError ? 'not-reached' : 'unknown';
+      const what = sale === 'unknown' ? 'processor call failed: outcome unknown, the payment is held for an operator' : 'processor call failed';
+      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, what);
+    }
+    return this.#complete(partner, pending, paymentId, quote.lines, instrument, input, sale, adapter);
+  }
+
+  /**
+   * Everything before the processor is asked: references, the instrument (a stored token is
+   * opened), fees, and the Pending row with its lines (or the refused duplicate's record).
+   */
+  async #record(partner: AuthenticatedPartner, input: PaymentInputCommon, method: ValidatedMethod, requested: 'card' | 'ach'): Promise<Recorded> {
     if (input.lines.length === 0) throw bad(ErrorCode.Required, 'Transactions', 'must have at least one line');
     const refs = await this.#references(partner, input);
     const instrument = await this.#instrument(partner, method, requested);
@@ -245,20 +277,16 @@ export class PaymentService {
     if (totalCents > MAX_CENTS) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const pending = this.#pendingRow(partner, input, instrument, refs, totalCents);
-    const paymentId = await this.#insertWithLines(pending, quote.lines, input.lines);
-    if (paymentId === undefined) return this.#recordDuplicate(pending, quote.lines, input.lines);
-
-    const adapter = this.#adapters.get(refs.processor.adapter);
-    let sale: SaleAnswer;
+    let paymentId: number | undefined;
     try {
-      sale = await adapter.sale(this.#saleRequest(pending, instrument, input));
+      paymentId = await this.#insertWithLines(pending, quote.lines, input.lines);
     } catch (err) {
-      // The adapter's message is not logged: a bank library may quote the card number in it.
-      sale = err instanceof ProcessorNotReachedError ? 'not-reached' : 'unknown';
-      const what = sale === 'unknown' ? 'processor call failed: outcome unknown, the payment is held for an operator' : 'processor call failed';
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, what);
+      // A write that may have committed (the connection failed around it) may have recorded it.
+      if (!surelyNotApplied(err)) throw new MayBeRecordedError(err);
+      throw err;
     }
-    return this.#complete(partner, pending, paymentId, quote.lines, instrument, input, sale, adapter);
+    if (paymentId === undefined) return { duplicate: await this.#recordDuplicate(pending, quote.lines, input.lines) };
+    return { pending, paymentId, quote, instrument, refs };
   }
 
   /**
@@ -707,4 +735,30 @@ export class PaymentService {
     }
     return undefined;
   }
+}
+
+/**
+ * Errors of a payment that failed before anything was recorded or charged (a stored card the
+ * vault cannot open, the database down before the Pending row): a pay link's submission gives its
+ * link back for these (PayLinkCheckoutService), as for a decline.
+ */
+const CHARGED_NOTHING = new WeakSet<object>();
+
+/** Wraps an error whose Pending write may have committed: not known to have charged nothing. */
+class MayBeRecordedError {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    this.error = error;
+  }
+}
+
+function chargedNothing(err: unknown): unknown {
+  if (err instanceof MayBeRecordedError) return err.error;
+  if (err && typeof err === 'object') CHARGED_NOTHING.add(err);
+  return err;
+}
+
+/** Whether a payment call failed before it recorded or charged anything. */
+export function failedBeforeCharging(err: unknown): boolean {
+  return !!err && typeof err === 'object' && CHARGED_NOTHING.has(err);
 }

@@ -246,6 +246,44 @@ describe('a success that cannot be recorded', () => {
   });
 });
 
+describe('a submission that fails before its payment is recorded', () => {
+  /** Makes the next statement whose text begins with `prefix` fail with `error`. */
+  function failNext(prefix: string, error: Error) {
+    const sql = ctx.store.sql;
+    const query = sql.query;
+    let failed = false;
+    sql.query = (async (text: string, ...rest: unknown[]) => {
+      if (!failed && text.startsWith(prefix)) {
+        failed = true;
+        throw error;
+      }
+      return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, ...rest);
+    }) as typeof sql.query;
+    restore.push(() => {
+      sql.query = query;
+    });
+  }
+
+  it('gives the link back: nothing was charged (a saved card this server cannot open, the database down)', async () => {
+    const { id } = await createLink(ctx);
+    const count = await paymentCount(ctx);
+    failNext('WITH p AS (INSERT INTO payments', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    expect((await submit(ctx, id, CARD)).statusCode).toBe(503);
+    expect(await paymentCount(ctx)).toBe(count);
+    expect((await linkRow(id)).lease_until).toBeNull();
+    redirectQuery(await submit(ctx, id, CARD, { csrf: csrfOf((await openPage(ctx, id)).html) }));
+  });
+
+  it('keeps the link when the Pending row may have been written (the connection failed around the write)', async () => {
+    const { id } = await createLink(ctx);
+    failNext('WITH p AS (INSERT INTO payments', new Error('Connection terminated unexpectedly'));
+    expect((await submit(ctx, id, CARD)).statusCode).toBe(503);
+    expect((await linkRow(id)).lease_until).not.toBeNull();
+    const again = await submit(ctx, id, CARD, { csrf: csrfOf((await openPage(ctx, id)).html) });
+    expect(again.statusCode).toBe(409);
+  });
+});
+
 describe('a payment whose outcome is unknown (the process stopped while the processor was asked)', () => {
   /** A submission whose sale never answered: as far as the database knows, the process died there. */
   async function stranded() {
