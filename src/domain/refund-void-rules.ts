@@ -17,6 +17,8 @@ export interface PaymentState {
   method: 'card' | 'ach' | 'wallet';
   /** A refund or void of the payment is between its claim and the processor's answer. */
   adjustmentInFlight: boolean;
+  /** The payment is in a settlement batch being closed: the processor is capturing it. */
+  settling?: boolean;
 }
 
 export type Decision =
@@ -61,6 +63,9 @@ export function decideVoid(p: PaymentState): Decision {
   if (p.processStatus === ProcessStatus.Settled) {
     return refuse('The payment has already settled and can no longer be voided; refund it instead.');
   }
+  if (p.settling && p.processStatus === ProcessStatus.Authorized) {
+    return refuse('The payment is being settled (its batch is being closed with the processor) and can no longer be voided; refund it once it has settled.');
+  }
   if (p.paymentResult === PaymentResult.Successful && p.processStatus === ProcessStatus.Authorized) return { allowed: true, rail: rail(p) };
   return refuse('The payment cannot be voided in its current state.');
 }
@@ -69,6 +74,9 @@ export function decideVoid(p: PaymentState): Decision {
 export function decideRefund(p: PaymentState): Decision {
   const refused = refusalOfEither(p, 'refund');
   if (refused) return refused;
+  if (p.settling && p.processStatus === ProcessStatus.Authorized) {
+    return refuse('The payment is being settled (its batch is being closed with the processor); refund it once it has settled.');
+  }
   if (p.processStatus === ProcessStatus.Authorized) {
     return refuse('The payment has not settled yet, so there is nothing to refund; void it instead.');
   }

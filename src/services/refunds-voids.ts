@@ -268,6 +268,7 @@ export class RefundVoidService {
         processStatus: payment.processStatus,
         method: payment.method,
         adjustmentInFlight: payment.pendingAdjustmentId !== null,
+        settling: payment.settlementBatchId !== null,
       };
       const decision = decide(kind, state);
       const now = this.#clock.now();

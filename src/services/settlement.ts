@@ -7,7 +7,7 @@ import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { type SettlementTotals, settlementBatches } from '../store/schema/index.ts';
 import { ValidationError } from './errors.ts';
-import { desc, eq, sql } from '../store/drizzle.ts';
+import { and, asc, desc, eq, lt, sql } from '../store/drizzle.ts';
 
 export type SettlementBatch = typeof settlementBatches.$inferSelect;
 
@@ -23,9 +23,29 @@ const SETTLEMENT_LOCK = 727_005;
 type Totals = { currency: string; n: number; cents: string }[];
 type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[] };
 
+/** Per processor and currency, the claimed payments (`moved`): count, sum and transaction ids. */
+const SHARES_OF_MOVED = sql`
+      SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
+             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
+        FROM moved JOIN processors pr ON pr.id = moved.processor_id
+       GROUP BY 1, 2, 3 ORDER BY 1, 3`;
+
 /** Rows of a raw statement, whichever driver ran it (node-postgres or PGlite). */
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/**
+ * A batch left 'closing' longer than this is taken over by the next run: the run that claimed it
+ * stopped (or its processor never answered) between the claim and the close.
+ */
+export const CLOSING_TAKEOVER_MS = 10 * 60_000;
+
+/** A batch claimed by this run: its id, the claim's time (a fencing token) and its payments' shares. */
+interface Claim {
+  batchId: string;
+  claimedAt: Date;
+  shares: SettledShare[];
 }
 
 /**
@@ -33,12 +53,24 @@ function rowsOf<T>(result: unknown): T[] {
  * batch's id and the settlement time, and every ACH refund accepted up to that moment completes
  * (AwaitingRefund 7 -> Refunded 8).
  *
- * Safe with several processes on one database: runs take turns under a transaction-scoped
- * advisory lock, the batch row for a moment is unique (a second run for the same moment finds the
- * first and does nothing), and each payment moves with a
- * conditional UPDATE (`WHERE process_status = 2`) that PostgreSQL re-checks after waiting for a
- * concurrent writer, so a payment settles once, in one batch, whatever runs at the same time. A
- * payment with a refund or void in flight is left for the next batch.
+ * In two steps, with the processors asked between them and outside any transaction (as refunds
+ * and voids are), so that a slow or stuck processor holds no row locks and, on PGlite, not the
+ * whole database (a slow-processor audit: one slow capture exhausted the pool with voids waiting
+ * on locked payments):
+ * 1. claim (one transaction, runs take turns under an advisory lock): the batch row, 'closing',
+ *    and its payments, which keep Authorized with the batch's id (a void of one is refused, a
+ *    later run's claim skips it);
+ * 2. each processor captures its share;
+ * 3. close (one transaction): the payments settle, ACH refunds complete, the batch is 'closed'.
+ * A refusal gives the payments back and removes the batch, so that the next run tries again. A
+ * run that stops between the steps leaves the batch 'closing': after CLOSING_TAKEOVER_MS the
+ * worker takes it over and asks the processors again under the same reference (they deduplicate
+ * on it). The claim's time fences the steps: a run whose batch was taken over changes nothing.
+ *
+ * Safe with several processes on one database: the batch row for a moment is unique (a second run
+ * for the same moment finds the first and does nothing), and each payment is claimed with a
+ * conditional UPDATE that PostgreSQL re-checks after waiting for a concurrent writer, so a payment
+ * settles once, in one batch. A payment with a refund or void in flight is left for the next batch.
  */
 export class SettlementService {
   readonly #db: Db;
@@ -61,10 +93,18 @@ export class SettlementService {
   }
 
   /**
-   * The worker's check: when the latest cut-off has no batch yet, close one as of that cut-off.
-   * Returns undefined when there was nothing to do.
+   * The worker's check: batches left 'closing' past CLOSING_TAKEOVER_MS are closed now, and when
+   * the latest cut-off has no batch yet, one is closed as of that cut-off. Returns the latest
+   * cut-off's run, undefined when there was nothing to do for it.
    */
   async settleIfCutoffPassed(): Promise<SettlementRun | undefined> {
+    const stale = new Date(this.#clock.now().getTime() - CLOSING_TAKEOVER_MS);
+    const abandoned = await this.#db
+      .select({ cutoffAt: settlementBatches.cutoffAt })
+      .from(settlementBatches)
+      .where(and(eq(settlementBatches.state, 'closing'), lt(settlementBatches.closedAt, stale)))
+      .orderBy(asc(settlementBatches.cutoffAt));
+    for (const { cutoffAt } of abandoned) await this.settle({ asOf: cutoffAt, trigger: 'cutoff' });
     const cutoff = this.latestCutoff();
     const [existing] = await this.#db.select({ id: settlementBatches.id }).from(settlementBatches).where(eq(settlementBatches.cutoffAt, cutoff));
     if (existing) return undefined;
@@ -82,25 +122,76 @@ export class SettlementService {
     if (asOf.getTime() > now.getTime()) {
       throw new ValidationError([{ code: ErrorCode.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
     }
+    const claim = await this.#claim(asOf, options.trigger ?? 'operator', now);
+    if (!('batchId' in claim)) return { batch: claim.batch, created: false };
+    try {
+      await this.#closeProcessorBatches(asOf, claim.shares);
+    } catch (err) {
+      await this.#giveBack(claim);
+      throw err;
+    }
+    return this.#close(claim, asOf);
+  }
+
+  /**
+   * Step 1: the batch of this moment, 'closing', and its payments claimed; or, when the moment
+   * has a batch already, that batch (closed, or being closed by another run), unless it was left
+   * 'closing' past CLOSING_TAKEOVER_MS, which this run then takes over.
+   */
+  async #claim(asOf: Date, trigger: 'cutoff' | 'operator', now: Date): Promise<Claim | { batch: SettlementBatch }> {
     return this.#db.transaction(async (tx) => {
-      // Runs take turns (released at commit): two runs updating many of the same rows at once
+      // Runs take turns (released at commit): two runs claiming many of the same rows at once
       // could otherwise lock them in different orders and deadlock.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK}::bigint)`);
       const id = this.#ids.uuid();
       const inserted = await tx
         .insert(settlementBatches)
-        .values({ id, cutoffAt: asOf, trigger: options.trigger ?? 'operator', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
+        .values({ id, cutoffAt: asOf, trigger, state: 'closing', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
         .onConflictDoNothing({ target: settlementBatches.cutoffAt })
         .returning({ id: settlementBatches.id });
-      if (inserted.length === 0) {
-        // Another run (maybe another process) closed this moment's batch; it has committed.
-        const [existing] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
-        return { batch: existing!, created: false };
+      if (inserted.length > 0) return { batchId: id, claimedAt: now, shares: await this.#claimPayments(tx, id, asOf) };
+      // Another run (maybe another process) made this moment's batch; it has committed.
+      const [existing] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
+      const batch = existing!;
+      if (batch.state === 'closed' || now.getTime() - batch.closedAt.getTime() < CLOSING_TAKEOVER_MS) return { batch };
+      await tx.update(settlementBatches).set({ closedAt: now }).where(eq(settlementBatches.id, batch.id));
+      return { batchId: batch.id, claimedAt: now, shares: await this.#claimedShares(tx, batch.id) };
+    });
+  }
+
+  /** A refusal: the claimed payments are given back and the batch removed (the next run tries again). */
+  async #giveBack(claim: Claim): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const mine = await tx
+        .select({ id: settlementBatches.id })
+        .from(settlementBatches)
+        .where(and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt)))
+        .for('update');
+      // Taken over meanwhile: the batch is the other run's now.
+      if (mine.length === 0) return;
+      // The payments first: their key to the batch is checked when the batch row is deleted.
+      await tx.execute(sql`
+        UPDATE payments SET settlement_batch_id = NULL
+         WHERE settlement_batch_id = ${claim.batchId}::uuid AND process_status = ${ProcessStatus.Authorized}`);
+      await tx.delete(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+    });
+  }
+
+  /** Step 3: the claimed payments settle, ACH refunds complete, the batch closes (unless taken over meanwhile). */
+  async #close(claim: Claim, asOf: Date): Promise<SettlementRun> {
+    const now = this.#clock.now();
+    return this.#db.transaction(async (tx) => {
+      const mine = await tx
+        .update(settlementBatches)
+        .set({ state: 'closed', closedAt: now })
+        .where(and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt)))
+        .returning({ id: settlementBatches.id });
+      if (mine.length === 0) {
+        const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+        return { batch: batch!, created: false };
       }
-      const shares = await this.#settlePayments(tx, id, asOf, now);
-      await this.#closeProcessorBatches(asOf, shares);
-      const settled = byCurrency(shares);
-      const refunded = await this.#completeAchRefunds(tx, id, asOf, now);
+      const settled = await this.#settleClaimed(tx, claim.batchId, now);
+      const refunded = await this.#completeAchRefunds(tx, claim.batchId, asOf, now);
       const totals: SettlementTotals = {};
       const at = (currency: string) => (totals[currency] ??= { settledCount: 0, settledCents: 0, refundedCount: 0, refundedCents: 0 });
       for (const r of settled) Object.assign(at(r.currency), { settledCount: r.n, settledCents: Number(r.cents) });
@@ -108,7 +199,7 @@ export class SettlementService {
       const [batch] = await tx
         .update(settlementBatches)
         .set({ settledCount: sum(settled), achRefundsCompleted: sum(refunded), totals })
-        .where(eq(settlementBatches.id, id))
+        .where(eq(settlementBatches.id, claim.batchId))
         .returning();
       return { batch: batch!, created: true };
     });
@@ -116,16 +207,16 @@ export class SettlementService {
 
   /**
    * Each processor captures its share of the batch. A refusal (or an unreachable processor)
-   * throws, which rolls the whole batch back: nothing settles, and the next run tries again.
+   * throws: the batch is given back, nothing settles, and the next run tries again.
    */
   async #closeProcessorBatches(cutoffAt: Date, shares: SettledShare[]): Promise<void> {
     const byProcessor = new Map<string, SettledShare[]>();
     for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
     for (const [processorId, parts] of byProcessor) {
       const result = await this.#adapters.get(parts[0]!.adapter).settle({
-        // The same for every run of this moment, so that a run retried after a rollback cannot
-        // make a processor capture the same sales twice: the processor deduplicates on it. One per
-        // processor: a processor deduplicating on it must not take another's share for a repeat.
+        // The same for every run of this moment, so that a run retried after a refusal or taken
+        // over cannot make a processor capture the same sales twice: the processor deduplicates
+        // on it. One per processor: a processor deduplicating on it must not take another's share.
         batchId: settlementReference(cutoffAt, processorId),
         processorId,
         cutoffAt,
@@ -136,22 +227,45 @@ export class SettlementService {
     }
   }
 
-  /** Authorized (2) -> Settled (4), per processor and currency: count, sum and transaction ids. */
-  async #settlePayments(tx: DbOrTx, batchId: string, asOf: Date, now: Date): Promise<SettledShare[]> {
+  /** Claims the authorized payments up to `asOf` not in another batch: per processor and currency, count, sum and transaction ids. */
+  async #claimPayments(tx: DbOrTx, batchId: string, asOf: Date): Promise<SettledShare[]> {
     const result = await tx.execute(sql`
       WITH moved AS (
         UPDATE payments
-           SET process_status = ${ProcessStatus.Settled}, settlement_batch_id = ${batchId}::uuid, settled_at = ${now.toISOString()}::timestamptz
+           SET settlement_batch_id = ${batchId}::uuid
          WHERE process_status = ${ProcessStatus.Authorized}
            AND payment_result = ${PaymentResult.Successful}
            AND pending_adjustment_id IS NULL
+           AND settlement_batch_id IS NULL
            AND processed_at <= ${asOf.toISOString()}::timestamptz
         RETURNING processor_id, transaction_id, currency, total_amount_cents
       )
-      SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
-             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
-        FROM moved JOIN processors pr ON pr.id = moved.processor_id
-       GROUP BY 1, 2, 3 ORDER BY 1, 3`);
+      ${SHARES_OF_MOVED}`);
+    return rowsOf(result);
+  }
+
+  /** The shares of a batch claimed earlier (a batch taken over). */
+  async #claimedShares(tx: DbOrTx, batchId: string): Promise<SettledShare[]> {
+    const result = await tx.execute(sql`
+      WITH moved AS (
+        SELECT processor_id, transaction_id, currency, total_amount_cents FROM payments
+         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+      )
+      ${SHARES_OF_MOVED}`);
+    return rowsOf(result);
+  }
+
+  /** Claimed (2, with the batch) -> Settled (4), per currency: count and sum. */
+  async #settleClaimed(tx: DbOrTx, batchId: string, now: Date): Promise<Totals> {
+    const result = await tx.execute(sql`
+      WITH moved AS (
+        UPDATE payments
+           SET process_status = ${ProcessStatus.Settled}, settled_at = ${now.toISOString()}::timestamptz
+         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+        RETURNING currency, total_amount_cents
+      )
+      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
+        FROM moved GROUP BY 1 ORDER BY 1`);
     return rowsOf(result);
   }
 

@@ -20,6 +20,8 @@ afterAll(() => ctx.close());
 
 const worker = () => backgroundJobs(ctx.services).find((j) => j.name === 'settlement')!;
 const at = (iso: string) => ctx.clock.set(iso);
+const batchStates = async (cutoff: string) =>
+  (await ctx.store.sql.query<{ state: string }>('SELECT state FROM settlement_batches WHERE cutoff_at = $1', [cutoff])).map((r) => r.state);
 const batchCount = async () => Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM settlement_batches'))[0]!.n);
 
 describe('SETTLEMENT_CUTOFF', () => {
@@ -204,6 +206,99 @@ describe('the processor closes its batch', () => {
   });
 });
 
+describe('while the processors capture a batch (asked outside any transaction)', () => {
+  /** Makes the simulator's settle calls wait until `answer()` is called (a slow or stuck processor). */
+  function slowSettle() {
+    const simulator = ctx.services.processorAdapters.get('simulator');
+    const original = simulator.settle;
+    let answer!: () => void;
+    const gate = new Promise<void>((r) => (answer = r));
+    let entered!: () => void;
+    const asked = new Promise<void>((r) => (entered = r));
+    simulator.settle = async (request) => {
+      entered();
+      await gate;
+      return original.call(simulator, request);
+    };
+    return { asked, answer: () => answer(), restore: () => (simulator.settle = original) };
+  }
+
+  it('holds no lock: payments are made, a payment outside the batch is voided, one inside it is refused as being settled', async () => {
+    at('2026-12-03T08:00:00.000Z');
+    const inBatch = await makePayment(ctx);
+    at('2026-12-03T09:00:00.000Z');
+    const outside = await makePayment(ctx);
+    at('2026-12-03T10:00:00.000Z');
+    const slow = slowSettle();
+    try {
+      const run = ctx.services.settlement.settle({ asOf: new Date('2026-12-03T08:30:00.000Z') });
+      await slow.asked;
+      // On PGlite an open transaction would hold every statement below until the processor answered.
+      const made = await makePayment(ctx);
+      expect(made.Successful).toBe(true);
+      expect((await adjust(ctx, 'void', { PaymentGuid: outside.PaymentGuid, Reason: 'outside the batch' })).json()).toMatchObject({ Successful: true, ProcessStatus: 9 });
+      const refused = (await adjust(ctx, 'void', { PaymentGuid: inBatch.PaymentGuid, Reason: 'in the batch' })).json();
+      expect(refused).toMatchObject({ Successful: false, ProcessStatus: 2 });
+      expect(refused.Message).toMatch(/being settled/);
+      expect(await batchStates('2026-12-03T08:30:00.000Z')).toEqual(['closing']);
+      slow.answer();
+      const { batch } = await run;
+      expect(batch.state).toBe('closed');
+      expect(await paymentRow(ctx, inBatch.PaymentGuid)).toMatchObject({ process_status: 4, settlement_batch_id: batch.id });
+    } finally {
+      slow.restore();
+    }
+  });
+
+  it('a batch whose run stopped between its steps is taken over after 10 minutes; the late run then changes nothing', async () => {
+    at('2026-12-04T08:00:00.000Z');
+    const paid = await makePayment(ctx);
+    at('2026-12-04T09:00:00.000Z');
+    const asOf = new Date('2026-12-04T08:30:00.000Z');
+    const slow = slowSettle();
+    let stalled: Promise<unknown> | undefined;
+    try {
+      stalled = ctx.services.settlement.settle({ asOf });
+      await slow.asked;
+    } finally {
+      slow.restore();
+    }
+    // Within the 10 minutes, another run leaves the batch to the run that claimed it.
+    at('2026-12-04T09:05:00.000Z');
+    expect(await ctx.services.settlement.settle({ asOf })).toMatchObject({ created: false, batch: { state: 'closing' } });
+    expect((await paymentRow(ctx, paid.PaymentGuid)).process_status).toBe(2);
+    // Past them, the worker closes it (asking the processor again under the same reference).
+    at('2026-12-04T09:11:00.000Z');
+    await worker().run();
+    expect(await batchStates('2026-12-04T08:30:00.000Z')).toEqual(['closed']);
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ process_status: 4 });
+    // The first run's processor answers at last: its claim was taken over, so it changes nothing.
+    slow.answer();
+    expect(await stalled).toMatchObject({ created: false, batch: { state: 'closed' } });
+    expect(await batchStates('2026-12-04T08:30:00.000Z')).toEqual(['closed']);
+  });
+
+  it('a refusal gives the payments back: they can be voided, and the next run settles them', async () => {
+    at('2026-12-05T08:00:00.000Z');
+    const paid = await makePayment(ctx);
+    const kept = await makePayment(ctx);
+    at('2026-12-05T09:00:00.000Z');
+    const simulator = ctx.services.processorAdapters.get('simulator');
+    const original = simulator.settle;
+    simulator.settle = async () => ({ accepted: false, reference: '', message: 'window closed' });
+    try {
+      await expect(ctx.services.settlement.settle({ asOf: new Date('2026-12-05T08:30:00.000Z') })).rejects.toThrow(/window closed/);
+    } finally {
+      simulator.settle = original;
+    }
+    expect(await batchStates('2026-12-05T08:30:00.000Z')).toEqual([]);
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ process_status: 2, settlement_batch_id: null });
+    expect((await adjust(ctx, 'void', { PaymentGuid: paid.PaymentGuid, Reason: 'after the refusal' })).json()).toMatchObject({ Successful: true });
+    const run = await ctx.services.settlement.settle({ asOf: new Date('2026-12-05T08:30:00.000Z') });
+    expect(await paymentRow(ctx, kept.PaymentGuid)).toMatchObject({ process_status: 4, settlement_batch_id: run.batch.id });
+  });
+});
+
 describe('concurrent settlement runs', () => {
   it('closes one batch per moment and settles each payment once, whatever runs at the same time', async () => {
     at('2026-11-28T08:00:00.000Z');
@@ -211,10 +306,12 @@ describe('concurrent settlement runs', () => {
     at('2026-11-28T09:00:00.000Z');
     const asOf = new Date('2026-11-28T08:30:00.000Z');
     const sameMoment = await Promise.all(Array.from({ length: 4 }, () => ctx.services.settlement.settle({ asOf })));
-    expect(sameMoment.filter((r) => r.created)).toHaveLength(1);
+    const created = sameMoment.filter((r) => r.created);
+    expect(created).toHaveLength(1);
     expect(new Set(sameMoment.map((r) => r.batch.id)).size).toBe(1);
-    expect(sameMoment[0]!.batch.settledCount).toBe(12);
-    for (const p of paid) expect((await paymentRow(ctx, p.PaymentGuid)).settlement_batch_id).toBe(sameMoment[0]!.batch.id);
+    // The others found the batch closed, or being closed by the first run.
+    expect(created[0]!.batch).toMatchObject({ state: 'closed', settledCount: 12 });
+    for (const p of paid) expect(await paymentRow(ctx, p.PaymentGuid)).toMatchObject({ settlement_batch_id: created[0]!.batch.id, process_status: 4 });
   });
 
   it('different moments at the same time put each payment in exactly one batch', async () => {

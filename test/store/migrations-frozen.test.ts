@@ -22,6 +22,7 @@ const SHIPPED: [string, string][] = [
   ['0012_no_parent_row_locks.sql', '3ed5f3bb2ceb9435'],
   ['0013_charity_name_beginnings.sql', '191a0ecd3d293d80'],
   ['0014_parent_row_triggers_again.sql', 'dd2d40732958600f'],
+  ['0015_settlement_in_two_steps.sql', 'c8eb78799e0c0ce4'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

@@ -33,7 +33,9 @@ function describe(run: SettlementRun): string[] {
   const lines = [
     run.created
       ? `Closed settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()}.`
-      : `Settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()} was already closed (at ${b.closedAt.toISOString()}); nothing was changed.`,
+      : b.state === 'closing'
+        ? `Settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()} is being closed by another run (since ${b.closedAt.toISOString()}); nothing was changed.`
+        : `Settlement batch #${b.batchNo} as of ${b.cutoffAt.toISOString()} was already closed (at ${b.closedAt.toISOString()}); nothing was changed.`,
     `  payments settled: ${b.settledCount}   ACH refunds completed: ${b.achRefundsCompleted}`,
   ];
   for (const [currency, t] of Object.entries(b.totals).sort(([a], [c]) => a.localeCompare(c))) {
@@ -68,6 +70,7 @@ export const settleCommands: Command[] = [
             batchId: b.id,
             batchNo: b.batchNo,
             asOf: b.cutoffAt.toISOString(),
+            state: b.state,
             closedAt: b.closedAt.toISOString(),
             trigger: b.trigger,
             settledCount: b.settledCount,

@@ -14,6 +14,8 @@ export const settlementBatches = pgTable('settlement_batches', {
   batchNo: integer('batch_no').generatedAlwaysAsIdentity(),
   cutoffAt: ts('cutoff_at').notNull().unique(),
   trigger: text('trigger', { enum: ['cutoff', 'operator'] }).notNull(),
+  /** 'closing': payments claimed, the processors not yet all answered; `closedAt` is then the claim's time. */
+  state: text('state', { enum: ['closing', 'closed'] }).notNull(),
   closedAt: ts('closed_at').notNull(),
   settledCount: integer('settled_count').notNull(),
   achRefundsCompleted: integer('ach_refunds_completed').notNull(),
