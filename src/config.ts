@@ -35,6 +35,8 @@ export interface Config {
   nodeEnv: string;
   /** Simulated processor latency per call, in milliseconds. */
   simulatorLatencyMs: number;
+  /** How long a processor call may take before its outcome counts as unknown. */
+  processorTimeoutMs: number;
   /** Daily settlement cut-off, minutes after midnight UTC (SETTLEMENT_CUTOFF, HH:MM). */
   settlementCutoffMinutes: number;
   /** Vault key (base64, 32 bytes); unset: a key file generated in `dataDir`. */
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
     nodeEnv: env.NODE_ENV?.trim() || 'development',
     simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
+    processorTimeoutMs: int(env, 'PROCESSOR_TIMEOUT', 20, 1, 600) * 1000,
     settlementCutoffMinutes: cutoff(env, 'SETTLEMENT_CUTOFF', '02:00'),
     vaultKey: base64Key('VAULT_KEY', env.VAULT_KEY),
     vaultOldKeys: (env.VAULT_OLD_KEYS ?? '').split(',').map((k, i) => base64Key(`VAULT_OLD_KEYS entry ${i + 1}`, k)).filter((k) => k !== undefined),

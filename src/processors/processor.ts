@@ -102,6 +102,14 @@ export class ProcessorNotReachedError extends Error {
   }
 }
 
+/** The processor did not answer within PROCESSOR_TIMEOUT: it may have acted (the outcome is unknown). */
+export class ProcessorTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProcessorTimeoutError';
+  }
+}
+
 export interface ProcessorAdapter {
   readonly name: string;
   sale(request: SaleRequest): Promise<SaleResult>;
