@@ -97,11 +97,26 @@ async function main() {
     app.log.warn({ why }, 'shutting down: closing the connections still open');
     app.server.closeAllConnections();
   };
+  // The stop is bounded: a billing run finishing its batch against a slow or stuck processor held
+  // a stopping server (its leases, its pool, on PGlite its data directory) for minutes or for
+  // ever, whatever the signals (a slow-processor audit). Past the grace and one processor deadline
+  // (every call has ended by then), or 5 s after a second signal, it exits as after a crash:
+  // payments still at the processor stay Pending, billing leases lapse and are reconciled.
+  const exitNow = (why: string) => {
+    app.log.error({ why }, 'stopping now, with work still in progress: it is left as after a crash (Pending payments: payments pending list; billing leases lapse in 10 minutes)');
+    lock?.release();
+    process.exit(1);
+  };
   const shutdown = async (signal: string) => {
-    if (stopping) return closeOpenConnections(`second ${signal}`);
+    if (stopping) {
+      setTimeout(() => exitNow(`5 s after a second ${signal}`), 5_000).unref();
+      return closeOpenConnections(`second ${signal}`);
+    }
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining requests');
     setTimeout(() => closeOpenConnections(`${config.shutdownGraceMs / 1000} s grace over`), config.shutdownGraceMs).unref();
+    const limitMs = config.shutdownGraceMs + config.processorTimeoutMs + 5_000;
+    setTimeout(() => exitNow(`${limitMs / 1000} s after ${signal} (SHUTDOWN_GRACE + PROCESSOR_TIMEOUT + 5 s)`), limitMs).unref();
     try {
       await app.close();
       await jobs.stop();

@@ -240,4 +240,42 @@ describe('npm start', () => {
       socket.destroy();
     }
   }, 120_000);
+
+  // Last in the file: it leaves a Pending charge and a billing lease behind, as a crash would.
+  it('ends a stop that a billing run against a stuck processor holds: 5 s after a second signal, as after a crash', async () => {
+    const ready = await startService(env);
+    const base = `http://127.0.0.1:${ready.port}`;
+    try {
+      const saved = JSON.parse(readFileSync(join(env.DATA_DIR!, 'demo-credentials.json'), 'utf8')) as { partners: { kind: string; ClientId: string; ClientSecret: string }[] };
+      const partner = saved.partners.find((p) => p.kind === 'non-profit')!;
+      const call = async (path: string, body: unknown, token?: string) => {
+        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { AccessToken: token } : {}) }, body: JSON.stringify(body) });
+        return (await res.json()) as Record<string, string>;
+      };
+      const token = (await call('/api/ClientSession', { ClientId: partner.ClientId, ClientSecret: partner.ClientSecret })).Token!;
+      const paid = await call('/api/payment', {
+        CardNum: '4242424242424242', ExpMonth: '12', ExpYear: '35', CVNum: '123', NameOnCard: 'Stuck Stop', Email: 'stop@example.org', IpAddress: '203.0.113.9', Tokenize: true,
+        Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00' }],
+      }, token);
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const profile = await call('/api/recurringProfile', { TokenGuid: paid.TokenGuid, Amount: '5.00', StartDate: yesterday, NextBillDate: today, BillingFrequency: 'Monthly' }, token);
+      expect(profile.RecurringProfileGuid, JSON.stringify({ paid, profile })).toBeDefined();
+    } finally {
+      await ready.stop();
+    }
+    // The processor never answers within its deadline (600 s): the worker's charge is stuck.
+    const stuck = await startService({ ...env, SIMULATOR_LATENCY_MS: '60000', PROCESSOR_TIMEOUT: '600', BILLING_INTERVAL: '5', SHUTDOWN_GRACE: '1', LOG_LEVEL: 'info' });
+    const exit = new Promise<number | null>((resolve) => stuck.process.once('exit', (code) => resolve(code)));
+    // The worker's first run comes BILLING_INTERVAL after the start.
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    stuck.process.kill('SIGTERM');
+    const stillRunning = await Promise.race([exit.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 2_000))]);
+    expect(stillRunning, stuck.output()).toBe(true);
+    const second = Date.now();
+    stuck.process.kill('SIGTERM');
+    expect(await exit).toBe(1);
+    expect(Date.now() - second).toBeLessThan(10_000);
+    expect(stuck.output()).toContain('stopping now, with work still in progress');
+  }, 120_000);
 });
