@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
+import { VaultError } from './vault/keys.ts';
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
@@ -22,7 +23,15 @@ async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger
     const usage = await services.tokens.keyUsage();
     // Nothing sealed yet: a new data directory has no key file until its first token.
     if (usage.length === 0) return;
-    const held = new Set(services.vault.keyIds());
+    // A file vault with no key file yet holds no key (a new server given its own DATA_DIR
+    // instead of VAULT_KEY): that is the case to warn of, not a failure to check.
+    let held: Set<string>;
+    try {
+      held = new Set(services.vault.keyIds());
+    } catch (err) {
+      if (!(err instanceof VaultError)) throw err;
+      held = new Set();
+    }
     const missing = usage.filter((u) => !held.has(u.keyId));
     if (missing.length === 0) return;
     log.warn(

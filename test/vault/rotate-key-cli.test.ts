@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -85,7 +85,17 @@ describe('payments vault rotate-key', () => {
     const status = await runCliProcess(['vault', 'status', '--json'], { ...env, VAULT_KEY: newKey.key.toString('base64') });
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout).tokensByKey).toEqual([expect.objectContaining({ tokens: 4, available: false })]);
-    // A server started without the keys says so at start (it would approve payments, and fail to charge stored tokens).
+    // A server started without the keys says so at start (it would approve payments, and fail to charge stored tokens):
+    // also one with no key file yet (a new server given its own DATA_DIR instead of VAULT_KEY; a multi-server audit
+    // found it logging only that it could not check).
+    const keyless = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off' });
+    try {
+      expect(keyless.output()).toMatch(/stored tokens are sealed under vault keys this process does not hold/);
+      expect(keyless.output()).not.toContain('could not check the vault keys');
+    } finally {
+      await keyless.stop();
+    }
+    expect(existsSync(keyFilePath(dataDir))).toBe(false);
     const server = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', VAULT_KEY: newKey.key.toString('base64') });
     try {
       expect(server.output()).toMatch(/stored tokens are sealed under vault keys this process does not hold/);
