@@ -3,6 +3,7 @@ import { dropOutputWhenReaderGone } from './closed-output.ts';
 import { startBackgroundJobs, backgroundJobs } from './background.ts';
 import { systemClock } from './clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { formatCutoff } from './domain/settlement-cutoff.ts';
 import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './ids.ts';
@@ -43,6 +44,20 @@ async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger
   }
 }
 
+/** Several servers on one database must share SETTLEMENT_CUTOFF: each closes batches at its own. */
+async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const other = await services.settlement.otherCutoffInUse();
+    if (other === undefined) return;
+    log.warn(
+      { recordedCutoff: other, settlementCutoff: formatCutoff(services.config.settlementCutoffMinutes) },
+      'the latest scheduled settlement batch was closed at another cut-off than this SETTLEMENT_CUTOFF: if another server on this database has it, payments settle at both (some hours early, then only refundable); give every server the same',
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not compare SETTLEMENT_CUTOFF with the recorded batches');
+  }
+}
+
 /** The data directory lock while this process holds it: a start that fails releases it on the way out. */
 let heldLock: DataDirLock | undefined;
 
@@ -80,6 +95,7 @@ async function main() {
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await warnOfMissingVaultKeys(services, app.log);
+  await warnOfOtherCutoff(services, app.log);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
   const processors: DemoProcessors = new Map();

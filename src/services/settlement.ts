@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { ErrorCode } from '../domain/error-codes.ts';
 import { PaymentResult, ProcessStatus } from '../domain/payment-status.ts';
-import { latestCutoff } from '../domain/settlement-cutoff.ts';
+import { formatCutoff, latestCutoff } from '../domain/settlement-cutoff.ts';
 import type { Ids } from '../ids.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
@@ -90,6 +90,24 @@ export class SettlementService {
   /** The most recent cut-off moment by the injected clock. */
   latestCutoff(): Date {
     return latestCutoff(this.#clock.now(), this.#cutoffMinutes);
+  }
+
+  /**
+   * The cut-off (HH:MM UTC) of the latest scheduled batch when it is not this process's: another
+   * server on the database closes batches at another time, so payments settle at two cut-offs a
+   * day, some hours early (and can then only be refunded). Undefined when they agree or no
+   * scheduled batch exists yet.
+   */
+  async otherCutoffInUse(): Promise<string | undefined> {
+    const [latest] = await this.#db
+      .select({ cutoffAt: settlementBatches.cutoffAt })
+      .from(settlementBatches)
+      .where(eq(settlementBatches.trigger, 'cutoff'))
+      .orderBy(desc(settlementBatches.cutoffAt))
+      .limit(1);
+    if (!latest) return undefined;
+    const minutes = latest.cutoffAt.getUTCHours() * 60 + latest.cutoffAt.getUTCMinutes();
+    return minutes === this.#cutoffMinutes ? undefined : formatCutoff(minutes);
   }
 
   /**

@@ -97,6 +97,13 @@ describe('the settlement worker, on the injected clock', () => {
     clock.set('2026-11-26T23:15:00.000Z');
     expect(services.settlement.latestCutoff().toISOString()).toBe('2026-11-26T23:15:00.000Z');
   });
+
+  it('tells a server whose cut-off is not the one the latest scheduled batch was closed at (the start warns)', async () => {
+    // The batches above were closed at the default 02:00.
+    expect(await ctx.services.settlement.otherCutoffInUse()).toBeUndefined();
+    const other = createServices({ store: ctx.store, clock: ctx.clock, ids: cryptoIds, config: testConfig({ settlementCutoffMinutes: 23 * 60 + 35 }) });
+    expect(await other.settlement.otherCutoffInUse()).toBe('02:00');
+  });
 });
 
 describe('settling on demand', () => {
