@@ -22,9 +22,10 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The SOAP version a request's content type speaks, if it is a SOAP one. */
 function soapVersionOf(request: FastifyRequest): SoapVersion | undefined {
-  const type = String(request.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/soap+xml')) return '1.2';
-  if (type.startsWith('text/xml')) return '1.1';
+  // The media type itself, without its parameters: `text/xmlfoo` is not SOAP (an HTTP audit).
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/soap+xml') return '1.2';
+  if (type === 'text/xml') return '1.1';
   return undefined;
 }
 

@@ -325,7 +325,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
 
   app.setNotFoundHandler((request, reply) => {
     if (/^\/paylink\/[^/?]+\/?(\?|$)/i.test(request.url)) {
-      reply.header('Allow', 'GET, POST');
+      reply.header('Allow', 'GET, HEAD, POST');
       return send(reply, 405, undefined, 'en', (_n, t) => message(t.badMethodTitle, t.badMethod));
     }
     return notFoundPage(reply);

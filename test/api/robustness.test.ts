@@ -249,6 +249,51 @@ describe("requests Node's HTTP parser refuses", () => {
     // The refused URL is not echoed.
     expect(body).not.toContain('aaaa');
   });
+
+  it('behind a payment on the same connection: the payment gets its own answer, then the connection closes', async () => {
+    const token = await ctx.token(ctx.nonProfit);
+    const tranId = `pipelined-${Date.now()}`;
+    const body = JSON.stringify(card({ TranId: tranId, CVNum: '123' }));
+    const payment = `POST /api/payment HTTP/1.1\r\nHost: x\r\nAccessToken: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    // Two Content-Lengths: Node's parser refuses the second request while the first is at work.
+    const { head, body: answer } = await raw(`${payment}GET /readyz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`);
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    expect(JSON.parse(answer)).toMatchObject({ Successful: true, TranId: tranId });
+  });
+});
+
+describe('a transfer coding other than chunked', () => {
+  it('is refused with 501, never read as if plain', async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d) => (data += d));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\n\x1f\x8b\x08\r\n0\r\n\r\n');
+    await closed;
+    expect(data.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
+    expect(JSON.parse(data.split('\r\n\r\n')[1]!)).toMatchObject({ status: 501, detail: 'No transfer coding but chunked is supported.' });
+  });
+});
+
+describe('an answer given before the request body was read', () => {
+  it('closes its connection: the rest of the body is never answered again', async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
+    const { port } = ctx.app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (d) => (data += d));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    // A bad token is refused from the headers; 10 of the 100 bytes announced are sent, then nothing.
+    socket.write('POST /api/payment HTTP/1.1\r\nHost: x\r\nAccessToken: nope\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"CardNum"');
+    const started = Date.now();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(data.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(data).toMatch(/\r\nConnection: close\r\n/i);
+    expect(data.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
 });
 
 describe('a request body that never finishes (a robustness audit)', () => {

@@ -137,6 +137,12 @@ describe('refused before any operation runs', () => {
     const res = await ctx.app.inject({ method: 'POST', url: PATH, headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(res.statusCode).toBe(415);
   });
+
+  it('a type that only begins like a SOAP one (text/xmlfoo): 415 in plain text, not a SOAP fault', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: PATH, headers: { 'content-type': 'text/xmlfoo' }, payload: '<x/>' });
+    expect(res.statusCode).toBe(415);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
 });
 
 describe('text that is not UTF-8, and no body at all (a robustness audit)', () => {

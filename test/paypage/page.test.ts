@@ -188,7 +188,7 @@ describe('GET /paylink/<PayLinkId>', () => {
     const { id } = await createLink(ctx);
     const res = await ctx.app.inject({ method: 'PUT', url: `/paylink/${id}` });
     expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('GET, POST');
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
   });
 
   it('is not in the OpenAPI document', async () => {
