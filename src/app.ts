@@ -104,10 +104,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       socket.destroy(error);
     },
     // A URL the router cannot decode (`/api/%`, or `/%`, which is what `/api/../%` becomes once
-    // a client resolves the dots): answered with the pay page's 400 page for a pay link URL, and
-    // otherwise as every 400 of the service is (docs/errors.md), without echoing it.
+    // a client resolves the dots): answered with the pay page's 400 page for a pay link URL, in
+    // plain text on the gateway, and otherwise as every 400 of the service is (docs/errors.md),
+    // without echoing it.
     frameworkErrors: (_error, request, reply) => {
       if (/^\/paylink(\/|$)/i.test(request.url)) return payPageBadRequest(reply as FastifyReply, config.frameAncestors);
+      if (isGatewayUrl(request.url)) return (reply as FastifyReply).code(400).type('text/plain; charset=utf-8').send('The request URL is not valid.');
       return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
     },
     ajv: {
