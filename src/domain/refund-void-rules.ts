@@ -33,8 +33,13 @@ function refusalOfEither(p: PaymentState, kind: AdjustmentKind): Decision | unde
   if (p.paymentResult === PaymentResult.Failed) {
     return refuse(`The payment was not approved (declined or not processed): nothing was charged, so it cannot be ${verb}.`);
   }
-  if (p.paymentResult === PaymentResult.Pending || p.paymentResult === PaymentResult.Processing) {
+  if (p.paymentResult === PaymentResult.Pending) {
     return refuse(`The payment is still being processed and cannot be ${verb} yet; try again shortly.`);
+  }
+  if (p.paymentResult === PaymentResult.Processing) {
+    // Held: the processor's answer was not received. Trying again changes nothing until an
+    // operator records it (a slow-processor audit: "try again shortly" invited polling).
+    return refuse(`The payment's outcome is not known yet (the processor's answer was not received; it is held until it is confirmed with the processor), so it cannot be ${verb} now. Do not pay again.`);
   }
   if (p.adjustmentInFlight) return refuse('A refund or void of this payment is already in progress; nothing was changed.');
   if (p.paymentResult === PaymentResult.Cancelled || p.processStatus === ProcessStatus.Cancelled) {

@@ -122,6 +122,15 @@ const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
   RETURNING 1)
 SELECT p.id, p.payment_id FROM p`;
 
+/** What a duplicate's answer says of the payment that holds its TranId or bill date, by PaymentResult. */
+const LIVE_STATE: Record<number, string> = {
+  [PaymentResult.Pending]: 'being processed',
+  [PaymentResult.Processing]: 'held, its outcome not known yet; do not pay again',
+  [PaymentResult.Successful]: 'approved',
+  [PaymentResult.Refunded]: 'approved, since refunded',
+  [PaymentResult.Cancelled]: 'approved, since voided',
+};
+
 /** How long a process reuses the references it found (a change made with the CLI reaches payments within this). */
 const REFERENCES_CACHE_MS = 10_000;
 
@@ -529,13 +538,15 @@ export class PaymentService {
   async #recordDuplicate(pending: PaymentInsert, lines: FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<PaymentRecord> {
     // The payment that holds the TranId (or bill date), named so that a partner retrying after a
     // lost answer learns which payment went through (a partner audit: no call finds it by TranId).
-    const [live] = await this.#sql.query<{ id: string }>(
+    // With its state: a client that gave up waiting learns here whether it went through (a
+    // slow-processor audit: the API has no call that reads a payment).
+    const [live] = await this.#sql.query<{ id: string; payment_result: number }>(
       pending.recurringProfileId
-        ? 'SELECT id FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
-        : 'SELECT id FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
+        ? 'SELECT id, payment_result FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
+        : 'SELECT id, payment_result FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
       pending.recurringProfileId ? [pending.recurringProfileId, pending.billDate] : [pending.integrationSourceId, pending.tranId],
     );
-    const by = live ? ` (payment ${live.id})` : '';
+    const by = live ? ` (payment ${live.id}: ${LIVE_STATE[live.payment_result] ?? 'recorded'})` : '';
     const row: PaymentInsert = {
       ...pending,
       paymentResult: PaymentResult.Failed,

@@ -216,6 +216,8 @@ describe('POST /api/payment', () => {
     // An operator sees it among the payments whose outcome is unknown.
     const pending = await ctx.store.sql.query<{ id: string }>('SELECT id FROM payments WHERE tran_id = $1 AND payment_result = 2', [TranId]);
     expect(pending).toHaveLength(1);
+    // The retry is told which payment holds the TranId and that its outcome is not known yet.
+    expect(again.json().Message).toContain(`(payment ${pending[0]!.id}: held, its outcome not known yet; do not pay again)`);
   });
 
   it('keeps only the spec\'s GwShieldAdditional fields (unknown ones are ignored, not stored)', async () => {
@@ -576,8 +578,8 @@ describe('duplicate checking', () => {
     expect(again.json()).toMatchObject({ Successful: false, ProcessStatus: 1, ResponseCode: '-100', PaymentResult: 4, TransactionId: null });
     expect(again.json().Message).toMatch(/Duplicate transaction/);
     expect(again.json().PaymentGuid).not.toBe(first.json().PaymentGuid);
-    // It names the payment that holds the TranId: a retry after a lost answer learns which one went through.
-    expect(again.json().Message).toContain(`(payment ${first.json().PaymentGuid})`);
+    // It names the payment that holds the TranId, and its state: a retry after a lost answer learns which one went through.
+    expect(again.json().Message).toContain(`(payment ${first.json().PaymentGuid}: approved)`);
     // The default integration source applied when none was named: naming it is the same.
     const named = await pay(card({ TranId: tranId, IntegrationSource: ctx.nonProfit.integrationSourceId }));
     expect(named.json().ResponseCode).toBe('-100');

@@ -18,7 +18,7 @@ const TABLE: [string, PaymentState, true | RegExp, true | RegExp][] = [
   ['declined', state(R.Failed, S.Rejected), /not approved/, /not approved/],
   ['not processed (duplicate or unreachable processor)', state(R.Failed, S.NotProcessed), /not approved/, /not approved/],
   ['pending', state(R.Pending, S.NotProcessed), /still being processed/, /still being processed/],
-  ['processing', state(R.Processing, S.NotProcessed), /still being processed/, /still being processed/],
+  ['processing (held: outcome unknown)', state(R.Processing, S.NotProcessed), /outcome is not known yet.*cannot be voided now/, /outcome is not known yet.*cannot be refunded now/],
   ['voided', state(R.Cancelled, S.Cancelled), /already been voided/, /already been voided/],
   ['cancelled by its process status only', state(R.Successful, S.Cancelled), /already been voided/, /already been voided/],
   ['refunded (card)', state(R.Refunded, S.Refunded), /already been refunded/, /already been refunded/],
