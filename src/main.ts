@@ -13,6 +13,7 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
 import { VaultError } from './vault/keys.ts';
+import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
@@ -58,6 +59,25 @@ async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Pr
   }
 }
 
+/**
+ * Payments, refunds and voids whose outcome is unknown wait for an operator: a stop or a crash
+ * between the processor's answer and its record leaves them so, and nothing else told (a
+ * slow-processor audit). Said once at start; the command lists them.
+ */
+async function warnOfPendingOutcomes(services: Services, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const found = await services.pendingPayments.list(UNKNOWN_AFTER_MINUTES);
+    const count = found.payments.length + found.adjustments.length;
+    if (count === 0) return;
+    log.warn(
+      { payments: found.payments.length, refundsAndVoids: found.adjustments.length },
+      `payments, refunds or voids have waited ${UNKNOWN_AFTER_MINUTES} minutes or more for their outcome: look them up with payments pending list, then record each with payments pending resolve`,
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not look for payments whose outcome is unknown');
+  }
+}
+
 /** The data directory lock while this process holds it: a start that fails releases it on the way out. */
 let heldLock: DataDirLock | undefined;
 
@@ -96,6 +116,7 @@ async function main() {
   const app = await buildApp({ services });
   await warnOfMissingVaultKeys(services, app.log);
   await warnOfOtherCutoff(services, app.log);
+  await warnOfPendingOutcomes(services, app.log);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
   const processors: DemoProcessors = new Map();

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { oldNodeMessage } from '../bin/node-version.js';
 import { freePort, runCliProcess, runServiceExpectingExit, SERVER_ENTRY, SERVER_NODE_FLAGS, startService } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
+import { openStore } from '../src/store/database.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
 let env: Record<string, string>;
@@ -277,5 +278,20 @@ describe('npm start', () => {
     expect(await exit).toBe(1);
     expect(Date.now() - second).toBeLessThan(10_000);
     expect(stuck.output()).toContain('stopping now, with work still in progress');
-  }, 120_000);
+
+    // The charge it left Pending: once 15 minutes old, the next start says so (and how to resolve it).
+    const store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR!, databasePoolSize: 1 });
+    try {
+      const aged = await store.sql.query("UPDATE payments SET created_at = created_at - interval '20 minutes' WHERE payment_result = 1 RETURNING id");
+      expect(aged).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+    const next = await startService({ ...env, BILLING_WORKER: 'off' });
+    try {
+      expect(next.output()).toMatch(/"payments":1,"refundsAndVoids":0,"msg":"payments, refunds or voids have waited 15 minutes or more for their outcome: look them up with payments pending list/);
+    } finally {
+      await next.stop();
+    }
+  }, 180_000);
 });
