@@ -19,6 +19,17 @@ const ach = (overrides: Record<string, unknown> = {}) => ({
 });
 const count = async () => Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM payments'))[0]!.n);
 
+/** A raw connection to an app listening on a real port: bytes go out as written; what came back, once closed. */
+async function rawConnection(app = ctx.app) {
+  await app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
+  const { port } = app.server.address() as AddressInfo;
+  const socket = connect(port, '127.0.0.1');
+  let data = '';
+  socket.on('data', (d) => (data += d));
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  return { write: (bytes: string) => socket.write(bytes), closed, data: () => data };
+}
+
 function expectBrokenRules(res: { statusCode: number; json(): unknown }) {
   expect(res.statusCode).toBe(400);
   const body = res.json() as { ErrorCode: number; Message: string }[];
@@ -236,14 +247,10 @@ describe('the database backstop', () => {
 describe("requests Node's HTTP parser refuses", () => {
   /** Sends raw bytes to the app listening on a real port, and reads the answer to the close. */
   async function raw(bytes: string): Promise<{ head: string; body: string }> {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
-    const { port } = ctx.app.server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    socket.on('data', (d) => (data += d));
-    socket.write(bytes);
-    await new Promise((resolve) => socket.on('close', resolve));
-    const [head, body] = data.split('\r\n\r\n');
+    const connection = await rawConnection();
+    connection.write(bytes);
+    await connection.closed;
+    const [head, body] = connection.data().split('\r\n\r\n');
     return { head: head!, body: body! };
   }
 
@@ -273,35 +280,26 @@ describe("requests Node's HTTP parser refuses", () => {
 
 describe('a transfer coding other than chunked', () => {
   it('is refused with 501, never read as if plain', async () => {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
-    const { port } = ctx.app.server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    socket.on('data', (d) => (data += d));
-    const closed = new Promise((resolve) => socket.on('close', resolve));
-    socket.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\n\x1f\x8b\x08\r\n0\r\n\r\n');
-    await closed;
-    expect(data.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
-    expect(JSON.parse(data.split('\r\n\r\n')[1]!)).toMatchObject({ status: 501, detail: 'No transfer coding but chunked is supported.' });
+    const connection = await rawConnection();
+    connection.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\n\x1f\x8b\x08\r\n0\r\n\r\n');
+    await connection.closed;
+    const [head, body] = connection.data().split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 501 Not Implemented');
+    expect(JSON.parse(body!)).toMatchObject({ status: 501, detail: 'No transfer coding but chunked is supported.' });
   });
 });
 
 describe('an answer given before the request body was read', () => {
   it('closes its connection: the rest of the body is never answered again', async () => {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {});
-    const { port } = ctx.app.server.address() as AddressInfo;
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    socket.on('data', (d) => (data += d));
-    const closed = new Promise((resolve) => socket.on('close', resolve));
+    const connection = await rawConnection();
     // A bad token is refused from the headers; 10 of the 100 bytes announced are sent, then nothing.
-    socket.write('POST /api/payment HTTP/1.1\r\nHost: x\r\nAccessToken: nope\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"CardNum"');
+    connection.write('POST /api/payment HTTP/1.1\r\nHost: x\r\nAccessToken: nope\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"CardNum"');
     const started = Date.now();
-    await closed;
+    await connection.closed;
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(data.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
-    expect(data).toMatch(/\r\nConnection: close\r\n/i);
-    expect(data.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(connection.data().split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(connection.data()).toMatch(/\r\nConnection: close\r\n/i);
+    expect(connection.data().match(/HTTP\/1\.1 /g)).toHaveLength(1);
   });
 });
 
@@ -309,18 +307,13 @@ describe('a request body that never finishes (a robustness audit)', () => {
   it('is answered 408 after REQUEST_TIMEOUT and its connection closed, not held open', async () => {
     const slow = await createTestContext({ config: { requestTimeoutMs: 1000 } });
     try {
-      await slow.app.listen({ port: 0, host: '127.0.0.1' });
-      const { port } = slow.app.server.address() as AddressInfo;
-      const socket = connect(port, '127.0.0.1');
-      let data = '';
-      socket.on('data', (d) => (data += d));
-      const closed = new Promise((resolve) => socket.on('close', resolve));
+      const connection = await rawConnection(slow.app);
       // Headers complete, then 10 of the 1,000 bytes announced, and nothing more.
-      socket.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"Client');
+      connection.write('POST /api/ClientSession HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"Client');
       const started = Date.now();
-      await closed;
+      await connection.closed;
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(data.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect(connection.data().split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
     } finally {
       await slow.close();
     }
