@@ -130,6 +130,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   routes.track(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // No cache may store an answer of the API (tokens, payer data; AccessToken is not a header
+    // shared caches treat as Authorization), its errors and 404s included, nor a gateway
+    // operation's (session ids, card tokens); the WSDL and the operations page, GETs, may be cached.
+    if (/^\/api(\/|\?|$)/i.test(request.url) || (isGatewayUrl(request.url) && request.method !== 'GET' && request.method !== 'HEAD')) {
+      reply.header('Cache-Control', 'no-store');
+    }
     // Transfer codings other than chunked (`gzip, chunked`) pass Node's parser undecoded: the body
     // was read as if plain ("not UTF-8"). RFC 9112 6.1: 501 for a coding the server does not know.
     const transfer = request.headers['transfer-encoding']?.trim().toLowerCase();
@@ -158,7 +164,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // 415) closes its connection: the rest of that body, or its failing later, was otherwise
     // answered again on the same connection (an unsolicited 408 or 400 after the 401, which a
     // client reusing the connection reads as its next request's answer: an HTTP audit).
-    if (closing || !request.raw.complete) reply.header('Connection', 'close');
+    // (`complete` is false only on a real connection: injected requests have none.)
+    if (closing || request.raw.complete === false) reply.header('Connection', 'close');
   });
   app.addSchema(BrokenRule);
   app.addSchema(ProblemDetails);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { dropOutputWhenReaderGone } from './closed-output.ts';
 import { startBackgroundJobs, backgroundJobs } from './background.ts';
@@ -12,7 +13,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
-import { VaultError } from './vault/keys.ts';
 import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
 
 /**
@@ -27,13 +27,8 @@ async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger
     if (usage.length === 0) return;
     // A file vault with no key file yet holds no key (a new server given its own DATA_DIR
     // instead of VAULT_KEY): that is the case to warn of, not a failure to check.
-    let held: Set<string>;
-    try {
-      held = new Set(services.vault.keyIds());
-    } catch (err) {
-      if (!(err instanceof VaultError)) throw err;
-      held = new Set();
-    }
+    const noKeyFileYet = services.vault.kind === 'file' && !existsSync(services.vault.describe());
+    const held = new Set(noKeyFileYet ? [] : services.vault.keyIds());
     const missing = usage.filter((u) => !held.has(u.keyId));
     if (missing.length === 0) return;
     log.warn(
@@ -164,8 +159,10 @@ async function main() {
     const limitMs = config.shutdownGraceMs + config.processorTimeoutMs + 5_000;
     setTimeout(() => exitNow(`${limitMs / 1000} s after ${signal} (SHUTDOWN_GRACE + PROCESSOR_TIMEOUT + 5 s)`), limitMs).unref();
     try {
+      // The billing run winds up at once (it takes no new profile), while requests drain.
+      const jobsStopped = jobs.stop();
       await app.close();
-      await jobs.stop();
+      await jobsStopped;
       await store.close();
     } finally {
       lock?.release();

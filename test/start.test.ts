@@ -268,8 +268,8 @@ describe('npm start', () => {
     // The processor never answers within its deadline (600 s): the worker's charge is stuck.
     const stuck = await startService({ ...env, SIMULATOR_LATENCY_MS: '60000', PROCESSOR_TIMEOUT: '600', BILLING_INTERVAL: '5', SHUTDOWN_GRACE: '1', LOG_LEVEL: 'info' });
     const exit = new Promise<number | null>((resolve) => stuck.process.once('exit', (code) => resolve(code)));
-    // The worker's first run comes BILLING_INTERVAL after the start.
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    // The worker's first run comes BILLING_INTERVAL (5 s) after the start; its charge is then at the processor.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
     stuck.process.kill('SIGTERM');
     const stillRunning = await Promise.race([exit.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 2_000))]);
     expect(stillRunning, stuck.output()).toBe(true);

@@ -19,12 +19,6 @@ import { errorResponses } from './wire.ts';
 export async function apiPlugin(app: FastifyInstance, opts: { services: Services; extraRoutes?: (api: FastifyInstance) => void }) {
   const { services } = opts;
   app.setErrorHandler(apiErrorHandler);
-  // Answers carry tokens and payer data, and the credential travels in a header (AccessToken)
-  // that shared caches do not treat as Authorization: no cache may store any of them.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('Cache-Control', 'no-store');
-    done();
-  });
   acceptJsonBodies(app);
   requireAccessToken(app, services.sessions);
   documentAuthAndErrors(app);

@@ -69,7 +69,7 @@ export function decideVoid(p: PaymentState): Decision {
     return refuse('The payment has already settled and can no longer be voided; refund it instead.');
   }
   if (p.settling && p.processStatus === ProcessStatus.Authorized) {
-    return refuse('The payment is being settled (its batch is being closed with the processor) and can no longer be voided; refund it once it has settled.');
+    return refuse('The payment is being settled (its batch is being closed with the processor) and cannot be voided meanwhile; once the batch is closed, refund it if it settled, or void it if it did not.');
   }
   if (p.paymentResult === PaymentResult.Successful && p.processStatus === ProcessStatus.Authorized) return { allowed: true, rail: rail(p) };
   return refuse('The payment cannot be voided in its current state.');
@@ -80,7 +80,7 @@ export function decideRefund(p: PaymentState): Decision {
   const refused = refusalOfEither(p, 'refund');
   if (refused) return refused;
   if (p.settling && p.processStatus === ProcessStatus.Authorized) {
-    return refuse('The payment is being settled (its batch is being closed with the processor); refund it once it has settled.');
+    return refuse('The payment is being settled (its batch is being closed with the processor) and cannot be refunded meanwhile; once the batch is closed, refund it if it settled, or void it if it did not.');
   }
   if (p.processStatus === ProcessStatus.Authorized) {
     return refuse('The payment has not settled yet, so there is nothing to refund; void it instead.');

@@ -193,13 +193,6 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
     done(null, formParams(entries));
   });
 
-  // Operation answers carry session ids and card tokens: no cache may store them (the WSDL and
-  // the operations page, the GETs, may be cached).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') reply.header('Cache-Control', 'no-store');
-    done();
-  });
-
   if (config.nodeEnv === 'production') {
     app.addHook('onRequest', async (request, reply) => {
       if (!arrivedOverHttps(request)) {

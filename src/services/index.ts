@@ -71,7 +71,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
   const pendingPayments = new PendingPaymentService({ sql: store.sql, clock, refundsVoids });
-  const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters });
+  const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });

@@ -3,6 +3,7 @@ import { ErrorCode } from '../domain/error-codes.ts';
 import { PaymentResult, ProcessStatus } from '../domain/payment-status.ts';
 import { formatCutoff, latestCutoff } from '../domain/settlement-cutoff.ts';
 import type { Ids } from '../ids.ts';
+import { ProcessorNotReachedError } from '../processors/processor.ts';
 import type { ProcessorRegistry } from '../processors/registry.ts';
 import type { Db, DbOrTx } from '../store/database.ts';
 import { type SettlementTotals, settlementBatches } from '../store/schema/index.ts';
@@ -41,6 +42,9 @@ function rowsOf<T>(result: unknown): T[] {
  */
 export const CLOSING_TAKEOVER_MS = 10 * 60_000;
 
+/** A processor's definite refusal to capture its share: nothing was captured. */
+class CaptureRefusedError extends Error {}
+
 /** A batch claimed by this run: its id, the claim's time (a fencing token) and its payments' shares. */
 interface Claim {
   batchId: string;
@@ -62,10 +66,11 @@ interface Claim {
  *    later run's claim skips it);
  * 2. each processor captures its share;
  * 3. close (one transaction): the payments settle, ACH refunds complete, the batch is 'closed'.
- * A refusal gives the payments back and removes the batch, so that the next run tries again. A
- * run that stops between the steps leaves the batch 'closing': after CLOSING_TAKEOVER_MS the
- * worker takes it over and asks the processors again under the same reference (they deduplicate
- * on it). The claim's time fences the steps: a run whose batch was taken over changes nothing.
+ * A definite refusal gives the payments back and removes the batch, so that the next run tries
+ * again. A run that stops between the steps, or whose processor's answer was not received, leaves
+ * the batch 'closing': after its takeover time (#takeOverAfterMs) the worker takes it over and
+ * asks the processors again under the same reference (they deduplicate on it). The claim's time
+ * fences the steps: a run whose batch was taken over changes nothing.
  *
  * Safe with several processes on one database: the batch row for a moment is unique (a second run
  * for the same moment finds the first and does nothing), and each payment is claimed with a
@@ -78,10 +83,12 @@ export class SettlementService {
   readonly #ids: Ids;
   readonly #cutoffMinutes: number;
   readonly #adapters: ProcessorRegistry;
+  readonly #processorTimeoutMs: number;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry }) {
+  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry; processorTimeoutMs?: number }) {
     this.#db = deps.db;
     this.#adapters = deps.adapters;
+    this.#processorTimeoutMs = deps.processorTimeoutMs ?? 0;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#cutoffMinutes = deps.cutoffMinutes;
@@ -111,9 +118,10 @@ export class SettlementService {
   }
 
   /**
-   * The worker's check: batches left 'closing' past CLOSING_TAKEOVER_MS are closed now, and when
-   * the latest cut-off has no batch yet, one is closed as of that cut-off. Returns the latest
-   * cut-off's run, undefined when there was nothing to do for it.
+   * The worker's check: batches left 'closing' past their takeover time are closed now (each on
+   * its own: one that keeps failing does not hold up the rest), and when the latest cut-off has no
+   * batch yet, one is closed as of that cut-off. Returns the latest cut-off's run, undefined when
+   * there was nothing to do for it.
    */
   async settleIfCutoffPassed(): Promise<SettlementRun | undefined> {
     const stale = new Date(this.#clock.now().getTime() - CLOSING_TAKEOVER_MS);
@@ -122,11 +130,19 @@ export class SettlementService {
       .from(settlementBatches)
       .where(and(eq(settlementBatches.state, 'closing'), lt(settlementBatches.closedAt, stale)))
       .orderBy(asc(settlementBatches.cutoffAt));
-    for (const { cutoffAt } of abandoned) await this.settle({ asOf: cutoffAt, trigger: 'cutoff' });
+    let failed: unknown;
+    for (const { cutoffAt } of abandoned) {
+      try {
+        await this.#run(cutoffAt, 'cutoff', { takeOverOnly: true });
+      } catch (err) {
+        failed ??= err;
+      }
+    }
     const cutoff = this.latestCutoff();
     const [existing] = await this.#db.select({ id: settlementBatches.id }).from(settlementBatches).where(eq(settlementBatches.cutoffAt, cutoff));
-    if (existing) return undefined;
-    return this.settle({ asOf: cutoff, trigger: 'cutoff' });
+    const run = existing ? undefined : await this.settle({ asOf: cutoff, trigger: 'cutoff' });
+    if (failed !== undefined) throw failed;
+    return run;
   }
 
   /**
@@ -140,40 +156,75 @@ export class SettlementService {
     if (asOf.getTime() > now.getTime()) {
       throw new ValidationError([{ code: ErrorCode.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
     }
-    const claim = await this.#claim(asOf, options.trigger ?? 'operator', now);
+    return (await this.#run(asOf, options.trigger ?? 'operator', { takeOverOnly: false }))!;
+  }
+
+  /**
+   * The three steps. A definite refusal (or a processor never reached) gives the payments back; an
+   * answer not received (a timeout, a broken answer) leaves the batch 'closing': the processor may
+   * have captured, so the batch is taken over later and its processors asked again under the same
+   * references, which they deduplicate on. Giving its payments back instead would let a later
+   * run send them again under another moment's reference, and a processor capture them twice.
+   * `takeOverOnly`: only a batch left 'closing' is closed; none is made (undefined then).
+   */
+  async #run(asOf: Date, trigger: 'cutoff' | 'operator', options: { takeOverOnly: boolean }): Promise<SettlementRun | undefined> {
+    const claim = await this.#claim(asOf, trigger, this.#clock.now(), options.takeOverOnly);
+    if (claim === undefined) return undefined;
     if (!('batchId' in claim)) return { batch: claim.batch, created: false };
     try {
       await this.#closeProcessorBatches(asOf, claim.shares);
     } catch (err) {
-      await this.#giveBack(claim);
-      throw err;
+      if (err instanceof CaptureRefusedError || err instanceof ProcessorNotReachedError) {
+        await this.#giveBack(claim);
+        throw err;
+      }
+      throw new Error(
+        `a processor's answer to the settlement capture of ${asOf.toISOString()} was not received (${(err as Error)?.message ?? 'unknown error'}): ` +
+          `the batch stays closing and is asked again under the same reference after ${Math.round(this.#takeOverAfterMs(claim.shares) / 60_000)} minutes`,
+        { cause: err },
+      );
     }
     return this.#close(claim, asOf);
   }
 
   /**
+   * When a batch left 'closing' may be taken over: after CLOSING_TAKEOVER_MS, and after every one
+   * of its processors could have taken the whole PROCESSOR_TIMEOUT, one after another (a run that
+   * is only slow must not be taken over).
+   */
+  #takeOverAfterMs(shares: SettledShare[]): number {
+    const processors = new Set(shares.map((s) => s.processor_id)).size;
+    return Math.max(CLOSING_TAKEOVER_MS, (processors + 1) * this.#processorTimeoutMs);
+  }
+
+  /**
    * Step 1: the batch of this moment, 'closing', and its payments claimed; or, when the moment
    * has a batch already, that batch (closed, or being closed by another run), unless it was left
-   * 'closing' past CLOSING_TAKEOVER_MS, which this run then takes over.
+   * 'closing' past its takeover time, which this run then takes over. With `takeOverOnly`, no
+   * batch is made (undefined when the moment has none).
    */
-  async #claim(asOf: Date, trigger: 'cutoff' | 'operator', now: Date): Promise<Claim | { batch: SettlementBatch }> {
+  async #claim(asOf: Date, trigger: 'cutoff' | 'operator', now: Date, takeOverOnly: boolean): Promise<Claim | { batch: SettlementBatch } | undefined> {
     return this.#db.transaction(async (tx) => {
       // Runs take turns (released at commit): two runs claiming many of the same rows at once
       // could otherwise lock them in different orders and deadlock.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK}::bigint)`);
       const id = this.#ids.uuid();
-      const inserted = await tx
-        .insert(settlementBatches)
-        .values({ id, cutoffAt: asOf, trigger, state: 'closing', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
-        .onConflictDoNothing({ target: settlementBatches.cutoffAt })
-        .returning({ id: settlementBatches.id });
+      const inserted = takeOverOnly
+        ? []
+        : await tx
+            .insert(settlementBatches)
+            .values({ id, cutoffAt: asOf, trigger, state: 'closing', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
+            .onConflictDoNothing({ target: settlementBatches.cutoffAt })
+            .returning({ id: settlementBatches.id });
       if (inserted.length > 0) return { batchId: id, claimedAt: now, shares: await this.#claimPayments(tx, id, asOf) };
       // Another run (maybe another process) made this moment's batch; it has committed.
-      const [existing] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
-      const batch = existing!;
-      if (batch.state === 'closed' || now.getTime() - batch.closedAt.getTime() < CLOSING_TAKEOVER_MS) return { batch };
+      const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
+      if (!batch) return undefined;
+      if (batch.state === 'closed') return { batch };
+      const shares = await this.#claimedShares(tx, batch.id);
+      if (now.getTime() - batch.closedAt.getTime() < this.#takeOverAfterMs(shares)) return { batch };
       await tx.update(settlementBatches).set({ closedAt: now }).where(eq(settlementBatches.id, batch.id));
-      return { batchId: batch.id, claimedAt: now, shares: await this.#claimedShares(tx, batch.id) };
+      return { batchId: batch.id, claimedAt: now, shares };
     });
   }
 
@@ -205,8 +256,15 @@ export class SettlementService {
         .where(and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt)))
         .returning({ id: settlementBatches.id });
       if (mine.length === 0) {
+        // Taken over meanwhile: closed by the run that took it over, or still being closed by it.
         const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
-        return { batch: batch!, created: false };
+        if (batch) return { batch, created: false };
+        // ...or given back by it, after a refusal: this run's capture was accepted, yet its
+        // payments are Authorized again. Said, for the operator to reconcile with the processor.
+        throw new Error(
+          `the settlement batch of ${asOf.toISOString()} was taken over by another run and given back after a refusal, although this run's capture was accepted: ` +
+            `check the processors' records for the references settle-${asOf.toISOString()}-<processor id> before the payments settle again`,
+        );
       }
       const settled = await this.#settleClaimed(tx, claim.batchId, now);
       const refunded = await this.#completeAchRefunds(tx, claim.batchId, asOf, now);
@@ -241,7 +299,7 @@ export class SettlementService {
         transactionIds: parts.flatMap((p) => p.transaction_ids),
         totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
       });
-      if (!result.accepted) throw new Error(`processor ${processorId} refused to close the batch: ${result.message}`);
+      if (!result.accepted) throw new CaptureRefusedError(`processor ${processorId} refused to close the batch: ${result.message}`);
     }
   }
 

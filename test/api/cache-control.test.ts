@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('Cache-Control: no-store', () => {
-  it('on every API answer: sessions, reads, errors, public searches', async () => {
+  it('on every API answer: sessions, reads, errors, public searches, unknown paths and methods, refusals before routing', async () => {
     const answers = [
       await ctx.app.inject({ method: 'POST', url: '/api/ClientSession', payload: { ClientId: ctx.nonProfit.ClientId, ClientSecret: ctx.nonProfit.ClientSecret } }),
       await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/fee?Amount=10&TransactionSourceGroupId=1&PayFee=true' }),
@@ -25,8 +25,11 @@ describe('Cache-Control: no-store', () => {
       await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: {} }),
       await ctx.app.inject({ method: 'GET', url: '/api/processorPaymentMethodTypes', headers: { AccessToken: 'nope' } }),
       await ctx.app.inject({ method: 'GET', url: '/api/CharitySearch?Name=red%20cross' }),
+      await ctx.app.inject({ method: 'GET', url: '/api/no-such-thing' }),
+      await ctx.app.inject({ method: 'PUT', url: '/api/payment' }),
+      await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: 'x', headers: { 'content-encoding': 'gzip', 'content-type': 'application/json' } }),
     ];
-    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 400, 401, expect.any(Number)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 400, 401, expect.any(Number), 404, 405, 415]);
     for (const answer of answers) expect(answer.headers['cache-control'], answer.body.slice(0, 80)).toBe('no-store');
   });
 

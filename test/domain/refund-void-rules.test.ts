@@ -26,7 +26,7 @@ const TABLE: [string, PaymentState, true | RegExp, true | RegExp][] = [
   ['charged back', state(R.Successful, S.Chargeback), /charged back/, /charged back/],
   ['authorized, with a void in flight', state(R.Successful, S.Authorized, { adjustmentInFlight: true }), /in progress/, /in progress/],
   ['settled, with a refund in flight', state(R.Successful, S.Settled, { adjustmentInFlight: true }), /in progress/, /in progress/],
-  ['authorized, in a batch being closed', state(R.Successful, S.Authorized, { settling: true }), /being settled.*refund it once it has settled/, /being settled.*refund it once it has settled/],
+  ['authorized, in a batch being closed', state(R.Successful, S.Authorized, { settling: true }), /being settled.*cannot be voided meanwhile.*refund it if it settled, or void it if it did not/, /being settled.*cannot be refunded meanwhile/],
   ['settled (in its batch)', state(R.Successful, S.Settled, { settling: true }), /already settled.*refund it instead/, true],
 ];
 

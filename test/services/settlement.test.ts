@@ -285,6 +285,49 @@ describe('while the processors capture a batch (asked outside any transaction)',
     expect(await batchStates('2026-12-04T08:30:00.000Z')).toEqual(['closed']);
   });
 
+  it('an answer not received (a timeout) keeps the batch closing, its payments claimed: taken over, it is asked again under the same reference', async () => {
+    at('2026-12-06T08:00:00.000Z');
+    const paid = await makePayment(ctx);
+    at('2026-12-06T09:00:00.000Z');
+    const asOf = new Date('2026-12-06T08:30:00.000Z');
+    const simulator = ctx.services.processorAdapters.get('simulator');
+    const original = simulator.settle;
+    const references: string[] = [];
+    simulator.settle = async (request) => {
+      references.push(request.batchId);
+      throw new Error('the processor did not answer the settlement within 20 s');
+    };
+    try {
+      await expect(ctx.services.settlement.settle({ asOf })).rejects.toThrow(/was not received .*stays closing and is asked again under the same reference after 10 minutes/);
+    } finally {
+      simulator.settle = original;
+    }
+    // The processor may have captured: the payment is neither given back nor voidable.
+    expect(await batchStates('2026-12-06T08:30:00.000Z')).toEqual(['closing']);
+    expect((await paymentRow(ctx, paid.PaymentGuid)).settlement_batch_id).not.toBeNull();
+    expect((await adjust(ctx, 'void', { PaymentGuid: paid.PaymentGuid, Reason: 'while unknown' })).json().Message).toMatch(/being settled/);
+    // A run for another moment does not take it either.
+    at('2026-12-06T09:05:00.000Z');
+    const other = await ctx.services.settlement.settle();
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ process_status: 2 });
+    expect((await paymentRow(ctx, paid.PaymentGuid)).settlement_batch_id).not.toBe(other.batch.id);
+    // Taken over by the worker once 10 minutes have passed: the same reference again.
+    simulator.settle = async (request) => {
+      references.push(request.batchId);
+      return original.call(simulator, request);
+    };
+    try {
+      at('2026-12-06T09:11:00.000Z');
+      await worker().run();
+    } finally {
+      simulator.settle = original;
+    }
+    expect(await batchStates('2026-12-06T08:30:00.000Z')).toEqual(['closed']);
+    expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ process_status: 4 });
+    expect(new Set(references).size).toBe(1);
+    expect(references).toHaveLength(2);
+  });
+
   it('a refusal gives the payments back: they can be voided, and the next run settles them', async () => {
     at('2026-12-05T08:00:00.000Z');
     const paid = await makePayment(ctx);
