@@ -42,8 +42,16 @@ function rowsOf<T>(result: unknown): T[] {
  */
 export const CLOSING_TAKEOVER_MS = 10 * 60_000;
 
-/** A processor's definite refusal to capture its share: nothing was captured. */
-class CaptureRefusedError extends Error {}
+/** What the processors answered to a batch's capture, by processor id. */
+interface CaptureAnswers {
+  accepted: string[];
+  /** Definitely not captured: refused, or never reached. */
+  refused: { processorId: string; error: unknown }[];
+  /** No answer received: it may have captured. */
+  unknown: { processorId: string; error: unknown }[];
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A batch claimed by this run: its id, the claim's time (a fencing token) and its payments' shares. */
 interface Claim {
@@ -160,31 +168,43 @@ export class SettlementService {
   }
 
   /**
-   * The three steps. A definite refusal (or a processor never reached) gives the payments back; an
-   * answer not received (a timeout, a broken answer) leaves the batch 'closing': the processor may
-   * have captured, so the batch is taken over later and its processors asked again under the same
-   * references, which they deduplicate on. Giving its payments back instead would let a later
-   * run send them again under another moment's reference, and a processor capture them twice.
+   * The three steps. A definite refusal (or a processor never reached) gives that processor's
+   * payments back (all of them, and the batch, when no processor accepted); an answer not
+   * received (a timeout, a broken answer) leaves the batch 'closing': the processor may have
+   * captured, so the batch is taken over later and its processors asked again under the same
+   * references, which they deduplicate on. Giving back payments a processor may have captured
+   * would let a later run send them under another moment's reference, to be captured twice.
    * `takeOverOnly`: only a batch left 'closing' is closed; none is made (undefined then).
    */
   async #run(asOf: Date, trigger: 'cutoff' | 'operator', options: { takeOverOnly: boolean }): Promise<SettlementRun | undefined> {
     const claim = await this.#claim(asOf, trigger, this.#clock.now(), options.takeOverOnly);
     if (claim === undefined) return undefined;
     if (!('batchId' in claim)) return { batch: claim.batch, created: false };
-    try {
-      await this.#closeProcessorBatches(asOf, claim.shares);
-    } catch (err) {
-      if (err instanceof CaptureRefusedError || err instanceof ProcessorNotReachedError) {
-        await this.#giveBack(claim);
-        throw err;
-      }
+    const answers = await this.#captureShares(asOf, claim.shares);
+    if (answers.unknown.length > 0) {
+      const first = answers.unknown[0]!;
       throw new Error(
-        `a processor's answer to the settlement capture of ${asOf.toISOString()} was not received (${(err as Error)?.message ?? 'unknown error'}): ` +
-          `the batch stays closing and is asked again under the same reference after ${Math.round(this.#takeOverAfterMs(claim.shares) / 60_000)} minutes`,
-        { cause: err },
+        `processor ${first.processorId}'s answer to the settlement capture of ${asOf.toISOString()} was not received (${errorMessage(first.error)}): ` +
+          `the batch stays closing and is asked again under the same references after ${Math.round(this.#takeOverAfterMs(claim.shares) / 60_000)} minutes`,
+        { cause: first.error },
       );
     }
-    return this.#close(claim, asOf);
+    if (answers.refused.length === 0) return this.#close(claim, asOf);
+    const refusal = answers.refused.map((r) => errorMessage(r.error)).join('; ');
+    if (answers.accepted.length === 0) {
+      await this.#giveBack(claim);
+      throw new Error(refusal, { cause: answers.refused[0]!.error });
+    }
+    // Some processors captured their shares and others refused: those shares settle now (given
+    // back, they could be sent again under another moment's reference and captured twice), and
+    // the refused ones wait for the next batch.
+    const refusedIds = answers.refused.map((r) => r.processorId);
+    await this.#giveBack(claim, refusedIds);
+    const run = await this.#close(claim, asOf);
+    throw new Error(
+      `${refusal}: ${refusedIds.length === 1 ? "that processor's payments wait" : "those processors' payments wait"} for the next batch; ` +
+        `the other processors' shares settled in batch #${run.batch.batchNo} (${run.batch.settledCount} payments)`,
+    );
   }
 
   /**
@@ -228,8 +248,11 @@ export class SettlementService {
     });
   }
 
-  /** A refusal: the claimed payments are given back and the batch removed (the next run tries again). */
-  async #giveBack(claim: Claim): Promise<void> {
+  /**
+   * A refusal: the claimed payments are given back and the batch removed (the next run tries
+   * again); with `processorIds`, only those processors' payments, and the batch stays.
+   */
+  async #giveBack(claim: Claim, processorIds?: string[]): Promise<void> {
     await this.#db.transaction(async (tx) => {
       const mine = await tx
         .select({ id: settlementBatches.id })
@@ -241,8 +264,9 @@ export class SettlementService {
       // The payments first: their key to the batch is checked when the batch row is deleted.
       await tx.execute(sql`
         UPDATE payments SET settlement_batch_id = NULL
-         WHERE settlement_batch_id = ${claim.batchId}::uuid AND process_status = ${ProcessStatus.Authorized}`);
-      await tx.delete(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+         WHERE settlement_batch_id = ${claim.batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+           ${processorIds ? sql`AND processor_id IN (${sql.join(processorIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}`);
+      if (!processorIds) await tx.delete(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
     });
   }
 
@@ -282,25 +306,33 @@ export class SettlementService {
   }
 
   /**
-   * Each processor captures its share of the batch. A refusal (or an unreachable processor)
-   * throws: the batch is given back, nothing settles, and the next run tries again.
+   * Each processor is asked to capture its share of the batch, every one whatever the others
+   * answered: accepted, refused (a definite refusal, or never reached: nothing was captured), or
+   * unknown (no answer received: it may have captured).
    */
-  async #closeProcessorBatches(cutoffAt: Date, shares: SettledShare[]): Promise<void> {
+  async #captureShares(cutoffAt: Date, shares: SettledShare[]): Promise<CaptureAnswers> {
     const byProcessor = new Map<string, SettledShare[]>();
     for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
+    const answers: CaptureAnswers = { accepted: [], refused: [], unknown: [] };
     for (const [processorId, parts] of byProcessor) {
-      const result = await this.#adapters.get(parts[0]!.adapter).settle({
-        // The same for every run of this moment, so that a run retried after a refusal or taken
-        // over cannot make a processor capture the same sales twice: the processor deduplicates
-        // on it. One per processor: a processor deduplicating on it must not take another's share.
-        batchId: settlementReference(cutoffAt, processorId),
-        processorId,
-        cutoffAt,
-        transactionIds: parts.flatMap((p) => p.transaction_ids),
-        totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
-      });
-      if (!result.accepted) throw new CaptureRefusedError(`processor ${processorId} refused to close the batch: ${result.message}`);
+      try {
+        const result = await this.#adapters.get(parts[0]!.adapter).settle({
+          // The same for every run of this moment, so that a run retried after a refusal or taken
+          // over cannot make a processor capture the same sales twice: the processor deduplicates
+          // on it. One per processor: a processor deduplicating on it must not take another's share.
+          batchId: settlementReference(cutoffAt, processorId),
+          processorId,
+          cutoffAt,
+          transactionIds: parts.flatMap((p) => p.transaction_ids),
+          totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
+        });
+        if (result.accepted) answers.accepted.push(processorId);
+        else answers.refused.push({ processorId, error: new Error(`processor ${processorId} refused to close the batch: ${result.message}`) });
+      } catch (error) {
+        (error instanceof ProcessorNotReachedError ? answers.refused : answers.unknown).push({ processorId, error });
+      }
     }
+    return answers;
   }
 
   /** Claims the authorized payments up to `asOf` not in another batch: per processor and currency, count, sum and transaction ids. */

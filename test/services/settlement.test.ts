@@ -298,7 +298,7 @@ describe('while the processors capture a batch (asked outside any transaction)',
       throw new Error('the processor did not answer the settlement within 20 s');
     };
     try {
-      await expect(ctx.services.settlement.settle({ asOf })).rejects.toThrow(/was not received .*stays closing and is asked again under the same reference after 10 minutes/);
+      await expect(ctx.services.settlement.settle({ asOf })).rejects.toThrow(/was not received .*stays closing and is asked again under the same references after 10 minutes/);
     } finally {
       simulator.settle = original;
     }
@@ -326,6 +326,32 @@ describe('while the processors capture a batch (asked outside any transaction)',
     expect(await paymentRow(ctx, paid.PaymentGuid)).toMatchObject({ process_status: 4 });
     expect(new Set(references).size).toBe(1);
     expect(references).toHaveLength(2);
+  });
+
+  it("one processor refusing while another accepts: the accepted share settles, the refused one waits for the next batch", async () => {
+    at('2026-12-07T08:00:00.000Z');
+    const accepted = await makePayment(ctx);
+    const refused = await makePayment(ctx, { partner: ctx.forProfit });
+    at('2026-12-07T09:00:00.000Z');
+    const simulator = ctx.services.processorAdapters.get('simulator');
+    const original = simulator.settle;
+    const refusing = ctx.forProfit.processorId;
+    simulator.settle = async (request) =>
+      request.processorId === refusing ? { accepted: false, reference: '', message: 'window closed' } : original.call(simulator, request);
+    try {
+      await expect(ctx.services.settlement.settle({ asOf: new Date('2026-12-07T08:30:00.000Z') })).rejects.toThrow(
+        /refused to close the batch: window closed: that processor's payments wait for the next batch; the other processors' shares settled in batch #\d+/,
+      );
+    } finally {
+      simulator.settle = original;
+    }
+    expect(await batchStates('2026-12-07T08:30:00.000Z')).toEqual(['closed']);
+    // Settled, never given back: another moment's run cannot send it again under another reference.
+    expect(await paymentRow(ctx, accepted.PaymentGuid)).toMatchObject({ process_status: 4 });
+    expect(await paymentRow(ctx, refused.PaymentGuid)).toMatchObject({ process_status: 2, settlement_batch_id: null });
+    at('2026-12-07T10:00:00.000Z');
+    const next = await ctx.services.settlement.settle();
+    expect(await paymentRow(ctx, refused.PaymentGuid)).toMatchObject({ process_status: 4, settlement_batch_id: next.batch.id });
   });
 
   it('a refusal gives the payments back: they can be voided, and the next run settles them', async () => {
