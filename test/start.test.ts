@@ -219,7 +219,14 @@ describe('npm start', () => {
     const stopping = Date.now();
     expect(await exit).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(10_000);
-    expect(service.output()).toMatch(/draining requests[\s\S]*request completed[\s\S]*"stopped"/);
+    // In the order of the lines' own times: the stream may write two lines of the same moment out of order.
+    const lines = service.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { time: number; msg: string; res?: { statusCode: number } });
+    const at = (found: { time: number } | undefined) => found?.time ?? Number.NaN;
+    const draining = at(lines.find((l) => l.msg === 'shutting down: draining requests'));
+    const answered = at(lines.find((l) => l.msg === 'request completed' && l.res?.statusCode === 201));
+    const stopped = at(lines.find((l) => l.msg === 'stopped'));
+    expect(draining).toBeLessThanOrEqual(answered);
+    expect(answered).toBeLessThanOrEqual(stopped);
     expect(service.output()).not.toContain('grace over');
   }, 120_000);
 
