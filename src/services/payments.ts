@@ -247,7 +247,9 @@ export class PaymentService {
     try {
       recorded = await this.#record(partner, input, method, requested);
     } catch (err) {
-      throw chargedNothing(err);
+      // Everything before the processor, the Pending write aside when it may have committed.
+      if (isObject(err) && !MAY_BE_RECORDED.has(err)) CHARGED_NOTHING.add(err);
+      throw err;
     }
     if ('duplicate' in recorded) return recorded.duplicate;
     const { pending, paymentId, quote, instrument, refs } = recorded;
@@ -291,7 +293,7 @@ export class PaymentService {
       paymentId = await this.#insertWithLines(pending, quote.lines, input.lines);
     } catch (err) {
       // A write that may have committed (the connection failed around it) may have recorded it.
-      if (!surelyNotApplied(err)) throw new MayBeRecordedError(err);
+      if (isObject(err) && !surelyNotApplied(err)) MAY_BE_RECORDED.add(err);
       throw err;
     }
     if (paymentId === undefined) return { duplicate: await this.#recordDuplicate(pending, quote.lines, input.lines) };
@@ -755,21 +757,12 @@ export class PaymentService {
  */
 const CHARGED_NOTHING = new WeakSet<object>();
 
-/** Wraps an error whose Pending write may have committed: not known to have charged nothing. */
-class MayBeRecordedError {
-  readonly error: unknown;
-  constructor(error: unknown) {
-    this.error = error;
-  }
-}
+/** Errors of a Pending write that may have committed: not known to have charged nothing. */
+const MAY_BE_RECORDED = new WeakSet<object>();
 
-function chargedNothing(err: unknown): unknown {
-  if (err instanceof MayBeRecordedError) return err.error;
-  if (err && typeof err === 'object') CHARGED_NOTHING.add(err);
-  return err;
-}
+const isObject = (err: unknown): err is object => typeof err === 'object' && err !== null;
 
 /** Whether a payment call failed before it recorded or charged anything. */
 export function failedBeforeCharging(err: unknown): boolean {
-  return !!err && typeof err === 'object' && CHARGED_NOTHING.has(err);
+  return isObject(err) && CHARGED_NOTHING.has(err);
 }

@@ -42,6 +42,10 @@ function rowsOf<T>(result: unknown): T[] {
  */
 export const CLOSING_TAKEOVER_MS = 10 * 60_000;
 
+/** The batch row as this run's claim left it: 'closing' since the claim's time (not taken over). */
+const stillClaimed = (claim: Claim) =>
+  and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt));
+
 /** What the processors answered to a batch's capture, by processor id. */
 interface CaptureAnswers {
   accepted: string[];
@@ -257,7 +261,7 @@ export class SettlementService {
       const mine = await tx
         .select({ id: settlementBatches.id })
         .from(settlementBatches)
-        .where(and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt)))
+        .where(stillClaimed(claim))
         .for('update');
       // Taken over meanwhile: the batch is the other run's now.
       if (mine.length === 0) return;
@@ -277,7 +281,7 @@ export class SettlementService {
       const mine = await tx
         .update(settlementBatches)
         .set({ state: 'closed', closedAt: now })
-        .where(and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt)))
+        .where(stillClaimed(claim))
         .returning({ id: settlementBatches.id });
       if (mine.length === 0) {
         // Taken over meanwhile: closed by the run that took it over, or still being closed by it.
