@@ -18,7 +18,7 @@ interface Statement {
 }
 
 /** One approved card payment made through the payment service, with the two statements it wrote. */
-async function capturePayment(url: string) {
+export async function capturePayment(url: string) {
   const store = openPostgres(url, 2);
   const captured: Statement[] = [];
   const sql: SqlClient = {
@@ -54,7 +54,7 @@ async function capturePayment(url: string) {
 }
 
 /** Runs `op` from `clients` concurrent loops for `seconds`; operations per second. */
-async function rate(clients: number, seconds: number, op: () => Promise<unknown>): Promise<number> {
+export async function rate(clients: number, seconds: number, op: () => Promise<unknown>): Promise<number> {
   let done = 0;
   let failed: unknown;
   const end = Date.now() + seconds * 1000;
@@ -75,17 +75,16 @@ async function rate(clients: number, seconds: number, op: () => Promise<unknown>
   return Math.round(done / seconds);
 }
 
-export async function measureWritesAlone(url: string, options: { clients: number; seconds: number }) {
-  const { partnerId, payment, tranId, insert, update } = await capturePayment(url);
+/** Writes one new payment the way the captured one was written: new ids, the same statements. */
+export function paymentReplay(store: { sql: SqlClient }, captured: Awaited<ReturnType<typeof capturePayment>>): () => Promise<void> {
+  const { payment, tranId, insert, update } = captured;
   // Each replay is a new payment: new id, TranId and processor transaction id (unique indexes).
   const idAt = insert.params.indexOf(payment.id);
   const tranAt = insert.params.indexOf(tranId);
   const transactionAt = update.params.indexOf(payment.transactionId);
   if (idAt < 0 || tranAt < 0 || transactionAt < 0 || update.params[0] !== payment.id) throw new Error('cannot find the ids to vary in the captured statements');
-  // The service's own PostgreSQL access: the same pool settings and prepared statements.
-  const store = openPostgres(url, 20);
   const prepared = { prepare: true };
-  const writePayment = async () => {
+  return async () => {
     const id = randomUUID();
     const params = [...insert.params];
     params[idAt] = id;
@@ -97,9 +96,20 @@ export async function measureWritesAlone(url: string, options: { clients: number
     answer[transactionAt] = `writes-${id}`;
     await store.sql.query(update.text, answer, prepared);
   };
-  // The baseline route's statement, as bench/lib/serve.ts runs it.
-  const writeBaseline = () =>
+}
+
+/** The baseline route's statement, as bench/lib/serve.ts runs it. */
+export function baselineInsert(store: { sql: SqlClient }, partnerId: string): () => Promise<unknown> {
+  return () =>
     store.sql.query('INSERT INTO bench_inserts (id, partner_id, payload, created_at) VALUES ($1, $2, $3, now())', [randomUUID(), partnerId, '{"n":1}']);
+}
+
+export async function measureWritesAlone(url: string, options: { clients: number; seconds: number }) {
+  const captured = await capturePayment(url);
+  // The service's own PostgreSQL access: the same pool settings and prepared statements.
+  const store = openPostgres(url, 20);
+  const writePayment = paymentReplay(store, captured);
+  const writeBaseline = baselineInsert(store, captured.partnerId);
   try {
     await rate(options.clients, 1, writePayment);
     const baselineInsert = await rate(options.clients, options.seconds, writeBaseline);
