@@ -14,6 +14,7 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
+import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './services/clock-agreement.ts';
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
@@ -51,6 +52,24 @@ async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Pr
     );
   } catch (err) {
     log.warn({ err }, 'could not compare SETTLEMENT_CUTOFF with the recorded batches');
+  }
+}
+
+/**
+ * Access tokens, pay link leases and settlement claims are timed by the clock of the server that
+ * writes them and read by others': a server whose clock is off by minutes serves them too long or
+ * too short, and its settlement and billing runs are skipped (src/background.ts). Said at start.
+ */
+async function warnOfClockSkew(services: Services, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const skew = await clockSkewMs(services.store.sql, services.clock);
+    if (Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) return;
+    log.warn(
+      { clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
+      `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: settlement and billing will not run here until they agree, and access tokens and pay link leases are timed wrongly; set both clocks by NTP`,
+    );
+  } catch (err) {
+    log.warn({ err }, "could not compare this server's clock with the database server's");
   }
 }
 
@@ -112,8 +131,9 @@ async function main() {
   await warnOfMissingVaultKeys(services, app.log);
   await warnOfOtherCutoff(services, app.log);
   await warnOfPendingOutcomes(services, app.log);
+  await warnOfClockSkew(services, app.log);
   await app.listen({ port: config.port, host: config.host });
-  const jobs = startBackgroundJobs(backgroundJobs(services), app.log);
+  const jobs = startBackgroundJobs(backgroundJobs(services), app.log, () => clockSkewMs(services.store.sql, services.clock));
   const processors: DemoProcessors = new Map();
   const staleSecrets: StaleSecrets = { partners: new Map(), gatewayPasswords: new Set() };
   for (const p of credentials?.partners ?? []) {

@@ -16,6 +16,8 @@ export function billingJob(services: Services): BackgroundJob {
   return {
     name: 'recurring billing',
     everyMs: services.config.billingIntervalMs,
+    // "Today" is this process's clock: a wrong one would charge the bill dates up to that day.
+    needsAgreedClock: true,
     run: () => services.billing.run({ signal: stopping.signal }),
     stop: () => stopping.abort(),
   };

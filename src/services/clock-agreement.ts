@@ -1,0 +1,19 @@
+import type { Clock } from '../clock.ts';
+import type { SqlClient } from '../store/database.ts';
+
+/**
+ * How far this process's clock may be from the database server's before the jobs that charge or
+ * settle stop running. Servers kept by NTP agree within milliseconds; a clock that is minutes
+ * off was stepped, or a virtual machine resumed without time sync. A billing run trusts its clock
+ * for "today": one a year ahead charged a weekly profile's 52 next bill dates at once (a clock
+ * audit). Settlement writes its claim time, which other servers' workers compare with their own.
+ */
+export const CLOCK_SKEW_LIMIT_MS = 60_000;
+
+/** This process's clock minus the database server's, in milliseconds (the middle of one round trip). */
+export async function clockSkewMs(sql: SqlClient, clock: Clock): Promise<number> {
+  const before = clock.now().getTime();
+  const [row] = await sql.query<{ ms: number | string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms');
+  const after = clock.now().getTime();
+  return Math.round((before + after) / 2 - Number(row!.ms));
+}

@@ -1,0 +1,90 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type BackgroundJob, backgroundJobs, startBackgroundJobs } from '../src/background.ts';
+import { ManualClock, systemClock } from '../src/clock.ts';
+import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from '../src/services/clock-agreement.ts';
+import { cardToken, createProfile, profilePayments } from './billing/fixtures.ts';
+import { type TestContext, createTestContext } from './helpers/context.ts';
+
+/**
+ * Jobs that charge or settle by this process's clock do not run while it disagrees with the
+ * database server's (a clock audit: a billing worker whose clock was a year ahead charged a weekly
+ * profile 52 times in one run).
+ */
+
+const DAY_MS = 86_400_000;
+let ctx: TestContext;
+// The real time, so that the manual clock starts in agreement with the database's.
+const clock = new ManualClock(new Date());
+beforeAll(async () => {
+  ctx = await createTestContext({ clock, config: { billingWorker: true, billingIntervalMs: 20 } });
+});
+afterAll(() => ctx.close());
+
+function fakeLog() {
+  return { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() } as unknown as FastifyBaseLogger & { error: ReturnType<typeof vi.fn> };
+}
+
+async function runJobsFor(jobs: BackgroundJob[], log: FastifyBaseLogger, ms: number) {
+  const running = startBackgroundJobs(jobs, log, () => clockSkewMs(ctx.services.store.sql, ctx.clock));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  await running.stop();
+}
+
+describe('the clock check of background jobs', () => {
+  it("measures this process's clock against the database server's", async () => {
+    expect(Math.abs(await clockSkewMs(ctx.services.store.sql, systemClock))).toBeLessThan(5_000);
+    const ahead = new ManualClock(new Date(Date.now() + 3_600_000));
+    expect(Math.round((await clockSkewMs(ctx.services.store.sql, ahead)) / 60_000)).toBe(60);
+  });
+
+  it('marks settlement and billing, not the purges', () => {
+    const flagged = backgroundJobs(ctx.services).map((j) => [j.name, j.needsAgreedClock === true]);
+    expect(flagged).toEqual([
+      ['purge expired access tokens', false],
+      ['purge expired gateway sessions', false],
+      ['purge old pay link responseTokens', false],
+      ['settlement', true],
+      ['recurring billing', true],
+    ]);
+  });
+
+  it('skips a flagged job while the clocks disagree, with an error naming it, and runs the others', async () => {
+    const flagged = { name: 'flagged', everyMs: 10, needsAgreedClock: true, run: vi.fn(async () => {}) };
+    const other = { name: 'other', everyMs: 10, run: vi.fn(async () => {}) };
+    clock.set(new Date(Date.now() - CLOCK_SKEW_LIMIT_MS - 30_000));
+    const log = fakeLog();
+    await runJobsFor([flagged, other], log, 120);
+    expect(flagged.run).not.toHaveBeenCalled();
+    expect(other.run).toHaveBeenCalled();
+    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ job: 'flagged' }), expect.stringMatching(/clock is more than 60 s from the database/));
+    expect(log.error.mock.calls[0]![0].clockAheadOfDatabaseSeconds).toBeLessThanOrEqual(-90);
+
+    clock.set(new Date(Date.now() + 5_000));
+    await runJobsFor([flagged], fakeLog(), 120);
+    expect(flagged.run).toHaveBeenCalled();
+  });
+
+  it('a billing worker whose clock is a year ahead charges nothing; back in time, it charges what is due', async () => {
+    // A weekly profile made eight days ago: one bill date or two are due today.
+    clock.set(new Date(Date.now() - 8 * DAY_MS));
+    const start = clock.now().toISOString().slice(0, 10);
+    const card = await cardToken(ctx, ctx.nonProfit);
+    const guid = (await createProfile(ctx, { TokenGuid: card.id, Amount: '5.00', StartDate: start, BillingFrequency: 'Weekly' })).json().RecurringProfileGuid;
+    const billing = () => backgroundJobs(ctx.services).filter((j) => j.name === 'recurring billing');
+
+    clock.set(new Date(Date.now() + 365 * DAY_MS));
+    const log = fakeLog();
+    await runJobsFor(billing(), log, 200);
+    expect(await profilePayments(ctx, guid)).toEqual([]);
+    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ job: 'recurring billing' }), expect.any(String));
+
+    clock.set(new Date());
+    const today = clock.now().toISOString().slice(0, 10);
+    await runJobsFor(billing(), fakeLog(), 500);
+    const charged = await profilePayments(ctx, guid);
+    expect(charged.length).toBeGreaterThanOrEqual(1);
+    expect(charged.length).toBeLessThanOrEqual(2);
+    for (const p of charged) expect(p).toMatchObject({ successful: true, bill_date: expect.toSatisfy((d: string) => d >= start && d <= today) });
+  });
+});
