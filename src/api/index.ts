@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { MonotonicRateLimitStore } from './rate-limit-store.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/index.ts';
 import { requireAccessToken } from './auth.ts';
@@ -22,7 +23,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   acceptJsonBodies(app);
   requireAccessToken(app, services.sessions);
   documentAuthAndErrors(app);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: MonotonicRateLimitStore });
 
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);

@@ -44,10 +44,14 @@ export class SubmissionLimiter {
     this.#current(`l:${payLinkId}`, this.#clock.now().getTime()).count++;
   }
 
-  /** The entry of `key` in the current window (a new one when its window has passed). */
+  /**
+   * The entry of `key` in the current window (a new one when its window has passed, or began
+   * after now: the clock was stepped back, which would otherwise stretch the window by the step:
+   * a public donation link shut for an hour and ten minutes after a one-hour step, a clock audit).
+   */
   #current(key: string, now: number) {
     let entry = this.#counts.get(key);
-    if (!entry || now - entry.windowStart >= SUBMISSION_WINDOW_MS) {
+    if (!entry || windowOver(entry.windowStart, now)) {
       entry = { windowStart: now, count: 0 };
       this.#counts.set(key, entry);
     }
@@ -55,6 +59,10 @@ export class SubmissionLimiter {
   }
 
   #prune(now: number) {
-    for (const [key, entry] of this.#counts) if (now - entry.windowStart >= SUBMISSION_WINDOW_MS) this.#counts.delete(key);
+    for (const [key, entry] of this.#counts) if (windowOver(entry.windowStart, now)) this.#counts.delete(key);
   }
+}
+
+function windowOver(windowStart: number, now: number): boolean {
+  return now - windowStart >= SUBMISSION_WINDOW_MS || now < windowStart;
 }
