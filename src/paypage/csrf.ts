@@ -12,6 +12,14 @@ import type { Vault } from '../vault/vault.ts';
 export const FORM_TOKEN_TTL_MS = 24 * 3600_000;
 
 /**
+ * How far in the future a form token's time may be: the page can be served by one server and
+ * posted to another whose clock is behind, or the clock stepped back in between. With a minute,
+ * servers two minutes apart refused their payers' forms as expired (a clock audit). The token is
+ * sealed, so this only widens what a genuine page's token is good for.
+ */
+export const FORM_TOKEN_CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
  * CSRF protection of the page's forms, in two layers:
  * - a form token: the link id, the time and a random value sealed by the vault (AES-256-GCM, so
  *   it cannot be forged or moved to another link), good for FORM_TOKEN_TTL_MS. It needs no cookie,
@@ -51,7 +59,7 @@ export class FormTokens {
     }
     const [id, issuedAt] = plain.split('.');
     const age = this.#clock.now().getTime() - Number(issuedAt);
-    return id === payLinkId && Number.isFinite(age) && age >= -60_000 && age <= FORM_TOKEN_TTL_MS;
+    return id === payLinkId && Number.isFinite(age) && age >= -FORM_TOKEN_CLOCK_SKEW_MS && age <= FORM_TOKEN_TTL_MS;
   }
 }
 

@@ -4,7 +4,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
-import { FormTokens } from '../../src/paypage/csrf.ts';
+import { FORM_TOKEN_CLOCK_SKEW_MS, FormTokens } from '../../src/paypage/csrf.ts';
 import { payLinkRef } from '../../src/services/paylinks.ts';
 import { vaultFromConfig } from '../../src/vault/vault.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
@@ -153,6 +153,24 @@ describe('the form token on a fresh install', () => {
       // The first page served creates the key file; its own token is then good.
       const issued = tokens.issue(id);
       expect(tokens.verify(id, issued)).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the form token across clocks', () => {
+  it('is good on a server whose clock is up to ten minutes behind the one that served the page, no more', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paypage-vault-'));
+    try {
+      const vault = vaultFromConfig({ dataDir }, new ManualClock());
+      const served = new ManualClock('2026-11-21T12:00:00Z');
+      const id = 'B'.repeat(24);
+      const issued = new FormTokens(vault, served).issue(id);
+      const behind = (minutes: number) => new FormTokens(vault, new ManualClock(new Date(served.now().getTime() - minutes * 60_000)));
+      expect(behind(2).verify(id, issued)).toBe(true);
+      expect(behind(FORM_TOKEN_CLOCK_SKEW_MS / 60_000).verify(id, issued)).toBe(true);
+      expect(behind(11).verify(id, issued)).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
