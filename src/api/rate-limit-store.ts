@@ -18,7 +18,7 @@ export class MonotonicRateLimitStore implements FastifyRateLimitStore {
     this.#now = now;
   }
 
-  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, _max?: number): void {
     const now = this.#now();
     let window = this.#windows.get(key);
     if (!window || now - window.start >= timeWindow) {

@@ -116,11 +116,15 @@ export class FeeService {
     }
   }
 
-  /** The partner's fee schedules by TransactionSourceGroupId, reused for SCHEDULE_CACHE_MS. */
+  /**
+   * The partner's fee schedules by TransactionSourceGroupId, reused for SCHEDULE_CACHE_MS (not
+   * when they were read "after" now: the clock was stepped back, and they would be reused for the
+   * step as well: the old fees charged for an hour after a contract change, a clock audit).
+   */
   async schedulesOf(partnerId: string): Promise<ReadonlyMap<number, FeeSchedule>> {
     const now = this.#clock.now().getTime();
     const cached = this.#schedules.get(partnerId);
-    if (cached && cached.expiresAt > now) return cached.schedules;
+    if (cached && cached.expiresAt > now && cached.expiresAt - SCHEDULE_CACHE_MS <= now) return cached.schedules;
     const schedules = await this.#loadSchedules(partnerId, this.#db);
     if (this.#schedules.size >= SCHEDULE_CACHE_MAX_PARTNERS) this.#schedules.clear();
     this.#schedules.set(partnerId, { expiresAt: now + SCHEDULE_CACHE_MS, schedules });

@@ -342,12 +342,14 @@ export class PaymentService {
   /**
    * Found references are reused for REFERENCES_CACHE_MS (like the fee schedules): they change
    * rarely (operator CLI), and the lookup is a round trip on every payment. A reference that was
-   * not found is never remembered, so a new processor or source works at once.
+   * not found is never remembered, so a new processor or source works at once. One read "after"
+   * now (the clock was stepped back) is read again, as the fee schedules are.
    */
   #cachedReferences(key: string): [ReferencesRow] | undefined {
     const hit = this.#references_.get(key);
     if (!hit) return undefined;
-    if (hit.expiresAt <= this.#clock.now().getTime()) {
+    const now = this.#clock.now().getTime();
+    if (hit.expiresAt <= now || hit.expiresAt - REFERENCES_CACHE_MS > now) {
       this.#references_.delete(key);
       return undefined;
     }

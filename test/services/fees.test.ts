@@ -36,6 +36,17 @@ describe('FeeService.quote', () => {
     expect((await fees.quote(partner, { lines: [line] })).lines[0]!.cardFeeAmountCents).toBe(400);
   });
 
+  it('reads a contract again when the clock is stepped back, rather than reusing it for the step as well', async () => {
+    const { fees, partners } = ctx.services;
+    await partners.setSchedule(partner.id, schedule('2.9'));
+    fees.forgetSchedules();
+    expect((await fees.quote(partner, { lines: [line] })).lines[0]!.cardFeeAmountCents).toBe(290);
+    await partners.setSchedule(partner.id, schedule('3.5'));
+    ctx.clock.advance(-3_600_000);
+    expect((await fees.quote(partner, { lines: [line] })).lines[0]!.cardFeeAmountCents).toBe(350);
+    ctx.clock.advance(3_600_000);
+  });
+
   it("quotes inside a caller's transaction from the contract as that transaction sees it", async () => {
     const { fees, partners } = ctx.services;
     await partners.setSchedule(partner.id, schedule('2.9'));
