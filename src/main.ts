@@ -23,15 +23,17 @@ import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './services/clock-agreement.ts'
  */
 async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
-    const usage = await services.tokens.keyUsage();
+    const inUse = await services.tokens.keyIdsInUse();
     // Nothing sealed yet: a new data directory has no key file until its first token.
-    if (usage.length === 0) return;
+    if (inUse.length === 0) return;
     // A file vault with no key file yet holds no key (a new server given its own DATA_DIR
     // instead of VAULT_KEY): that is the case to warn of, not a failure to check.
     const noKeyFileYet = services.vault.kind === 'file' && !existsSync(services.vault.describe());
     const held = new Set(noKeyFileYet ? [] : services.vault.keyIds());
-    const missing = usage.filter((u) => !held.has(u.keyId));
-    if (missing.length === 0) return;
+    const missingIds = inUse.filter((id) => !held.has(id));
+    if (missingIds.length === 0) return;
+    // Counted only when keys are missing, and only theirs.
+    const missing = await services.tokens.keyUsage(missingIds);
     log.warn(
       { keyIds: missing.map((u) => u.keyId), tokens: missing.reduce((n, u) => n + u.tokens, 0) },
       'stored tokens are sealed under vault keys this process does not hold: they cannot be charged here. Give it the keys of the other servers (VAULT_KEY and VAULT_OLD_KEYS, or the same DATA_DIR key file); payments vault status lists them',

@@ -106,13 +106,4 @@ export class SessionService {
     const gone = await this.#db.delete(accessTokens).where(lt(accessTokens.expiresAt, cutoff)).returning({ h: accessTokens.tokenHash });
     return gone.length;
   }
-
-  /** Live sessions of a partner (for the CLI). */
-  async countLive(partnerId: string): Promise<number> {
-    const rows = await this.#db
-      .select({ h: accessTokens.tokenHash })
-      .from(accessTokens)
-      .where(and(eq(accessTokens.partnerId, partnerId), gt(accessTokens.expiresAt, this.#clock.now())));
-    return rows.length;
-  }
 }

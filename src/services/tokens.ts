@@ -7,7 +7,7 @@ import type { Db, DbOrTx } from '../store/database.ts';
 import { paymentTokens } from '../store/schema/index.ts';
 import type { Vault } from '../vault/vault.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
-import { and, asc, count, desc, eq, gt, ne, sql } from '../store/drizzle.ts';
+import { and, asc, count, desc, eq, gt, inArray, ne, sql } from '../store/drizzle.ts';
 
 /** PaymentMethodTypeId of a bank-account (ACH) token. */
 export const ACH_PAYMENT_METHOD_TYPE_ID = 7;
@@ -273,12 +273,30 @@ export class TokenService {
     return rowsOf<{ key: string }>(await db.execute(sql`SELECT nextval('customer_key_seq')::text AS key`))[0]!.key;
   }
 
-  /** How many stored secrets each vault key holds (deleted tokens hold none). */
-  async keyUsage(db: DbOrTx = this.#db): Promise<{ keyId: string; tokens: number }[]> {
+  /**
+   * The vault keys that hold stored secrets, one index probe per key (a skip scan of
+   * `payment_tokens_key_id`): start-up checks them, and counting every token of a vault of a
+   * million took 160-200 ms of each start (a data-volume audit).
+   */
+  async keyIdsInUse(db: DbOrTx = this.#db): Promise<string[]> {
+    const rows = rowsOf<{ key_id: string }>(
+      await db.execute(sql`
+        WITH RECURSIVE k(key_id) AS (
+          (SELECT secret_key_id FROM payment_tokens WHERE secret_key_id > '' ORDER BY secret_key_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT t.secret_key_id FROM payment_tokens t WHERE t.secret_key_id > k.key_id ORDER BY t.secret_key_id LIMIT 1)
+          FROM k WHERE k.key_id IS NOT NULL)
+        SELECT key_id FROM k WHERE key_id IS NOT NULL`),
+    );
+    return rows.map((r) => r.key_id);
+  }
+
+  /** How many stored secrets each vault key holds (deleted tokens hold none); all keys, or `keyIds`. */
+  async keyUsage(keyIds?: string[], db: DbOrTx = this.#db): Promise<{ keyId: string; tokens: number }[]> {
     const rows = await db
       .select({ keyId: paymentTokens.secretKeyId, tokens: count() })
       .from(paymentTokens)
-      .where(ne(paymentTokens.secretKeyId, ''))
+      .where(keyIds ? inArray(paymentTokens.secretKeyId, keyIds) : ne(paymentTokens.secretKeyId, ''))
       .groupBy(paymentTokens.secretKeyId)
       .orderBy(asc(paymentTokens.secretKeyId));
     return rows.map((r) => ({ keyId: r.keyId, tokens: Number(r.tokens) }));
@@ -294,6 +312,9 @@ export class TokenService {
     const currentKeyId = this.#vault.currentKeyId();
     let reencrypted = 0;
     let failed = 0;
+    // Nothing under another key: done without reading the tokens (their walk in id order found
+    // nothing after reading the whole table: 2.3 s for a million, a data-volume audit).
+    if ((await this.keyIdsInUse()).every((id) => id === currentKeyId)) return { reencrypted, failed, currentKeyId };
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const batch = await this.#db.transaction(async (tx) => {

@@ -42,6 +42,8 @@ describe('key rotation and re-encryption', () => {
         { keyId: newKey, tokens: 1 },
       ].sort((a, b) => (a.keyId < b.keyId ? -1 : 1)),
     );
+    expect(await tokens.keyIdsInUse()).toEqual([oldKey, newKey].sort());
+    expect(await tokens.keyUsage([newKey])).toEqual([{ keyId: newKey, tokens: 1 }]);
     for (const [i, t] of made.entries()) expect(await tokens.reveal(t)).toBe(numbers[i]);
 
     const batches: number[] = [];
@@ -49,6 +51,11 @@ describe('key rotation and re-encryption', () => {
     expect(result).toEqual({ reencrypted: numbers.length + 1, failed: 0, currentKeyId: newKey });
     expect(batches).toEqual([3, 6, 8]);
     expect(await tokens.keyUsage()).toEqual([{ keyId: newKey, tokens: numbers.length + 2 }]);
+    expect(await tokens.keyIdsInUse()).toEqual([newKey]);
+    // A second rotation run finds nothing to do, at once.
+    const again: number[] = [];
+    expect(await tokens.reencryptAll({ batchSize: 3, onBatch: (n) => again.push(n) })).toEqual({ reencrypted: 0, failed: 0, currentKeyId: newKey });
+    expect(again).toEqual([]);
     for (const [i, t] of made.entries()) expect(await tokens.reveal(t)).toBe(numbers[i]);
     expect(await tokens.reveal(bankToken)).toBe('12345678');
     expect(await tokens.reveal(after)).toBe('5454545454545454');

@@ -80,7 +80,7 @@ export const vaultCommands: Command[] = [
       if (vault.kind === 'environment') {
         return ctx.out('The keys come from VAULT_KEY and VAULT_OLD_KEYS: remove old keys from the environment (payments vault status shows which are in use).');
       }
-      const inUse = new Set((await tokens.keyUsage()).map((u) => u.keyId));
+      const inUse = new Set(await tokens.keyIdsInUse());
       const removed = vault.forgetKeysExcept(inUse);
       if (ctx.json) return ctx.out(JSON.stringify({ removed }));
       ctx.out(removed.length ? `Removed ${removed.length} unused key(s): ${removed.join(', ')}` : 'No unused keys.');
