@@ -11,8 +11,8 @@ export interface BackgroundJob {
   /** Asks a run in progress to wind up early (server shutdown); `stop` then waits for it. */
   stop?(): void;
   /**
-   * The job charges or settles by this process's clock: it is skipped while that clock is more
-   * than CLOCK_SKEW_LIMIT_MS from the database's (see `startBackgroundJobs`).
+   * The job charges, settles or deletes by this process's clock: it is skipped while that clock is
+   * more than CLOCK_SKEW_LIMIT_MS from the database's (see `startBackgroundJobs`).
    */
   needsAgreedClock?: boolean;
 }
@@ -20,9 +20,11 @@ export interface BackgroundJob {
 /** The jobs a server process runs beside the HTTP server. */
 export function backgroundJobs(services: Services): BackgroundJob[] {
   return [
-    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, run: () => services.sessions.purgeExpired() },
-    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, run: () => services.gatewaySessions.purgeExpired() },
-    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, run: () => services.payLinkResults.prune() },
+    // The purges too: their cut-offs are this process's clock, and a server a day ahead would
+    // delete every live session of the database, every server's (a review).
+    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
+    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
+    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, run: () => services.settlement.settleIfCutoffPassed() },
@@ -31,25 +33,56 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
   ];
 }
 
+/** While a job is skipped for the clock, it says so at most this often. */
+const SKIP_LOG_EVERY_MS = 10 * 60_000;
+
 /**
  * Runs each job on its interval, one run at a time per job; a failing run is logged and the job
- * carries on. `stop` waits for runs in progress. Before each run of a job that `needsAgreedClock`,
- * `clockSkewMs` (this process's clock minus the database's) is measured: beyond
- * CLOCK_SKEW_LIMIT_MS the run is skipped with an error in the log, every time, until the clocks
- * agree again.
+ * carries on. `stop` waits for runs in progress, and no run starts once it is called. Before each
+ * run of a job that `needsAgreedClock`, `clockSkewMs` (this process's clock minus the database's;
+ * null when one measurement took too long to tell) is measured: beyond CLOCK_SKEW_LIMIT_MS, or
+ * untold, the run is skipped, with an error in the log at the first skip and every
+ * SKIP_LOG_EVERY_MS after, until the clocks agree again (then an info line).
  */
 export function startBackgroundJobs(
   jobs: BackgroundJob[],
   log: FastifyBaseLogger,
-  clockSkewMs?: () => Promise<number>,
+  clockSkewMs?: () => Promise<number | null>,
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
+  let stopping = false;
   const timers = jobs.map((job) => {
     let busy = false;
+    let skippedSince: number | undefined;
+    let skipLoggedAt = 0;
+    const runOnce = async () => {
+      if (job.needsAgreedClock && clockSkewMs) {
+        const skew = await clockSkewMs();
+        if (skew === null || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
+          const now = performance.now();
+          if (skippedSince === undefined || now - skipLoggedAt >= SKIP_LOG_EVERY_MS) {
+            skipLoggedAt = now;
+            if (skew === null) log.warn({ job: job.name }, 'could not compare this server\'s clock with the database server\'s (the database answered too slowly): the run is skipped');
+            else
+              log.error(
+                { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
+                `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: the job's runs are skipped until they agree (set both by NTP)`,
+              );
+          }
+          skippedSince ??= now;
+          return;
+        }
+        if (skippedSince !== undefined) log.info({ job: job.name }, "this server's clock agrees with the database server's again: the job runs");
+        skippedSince = undefined;
+      }
+      // stop() may have come while the clock was checked.
+      if (stopping) return;
+      return job.run();
+    };
     const timer = setInterval(() => {
-      if (busy) return;
+      if (busy || stopping) return;
       busy = true;
-      const run = runUnlessClockDisagrees(job, log, clockSkewMs)
+      const run = runOnce()
         .catch((err) => log.error({ err, job: job.name }, 'background job failed'))
         .finally(() => {
           busy = false;
@@ -62,23 +95,10 @@ export function startBackgroundJobs(
   });
   return {
     async stop() {
+      stopping = true;
       for (const t of timers) clearInterval(t);
       for (const job of jobs) job.stop?.();
       await Promise.allSettled([...running]);
     },
   };
-}
-
-async function runUnlessClockDisagrees(job: BackgroundJob, log: FastifyBaseLogger, clockSkewMs?: () => Promise<number>): Promise<unknown> {
-  if (job.needsAgreedClock && clockSkewMs) {
-    const skew = await clockSkewMs();
-    if (Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
-      log.error(
-        { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
-        `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: the run is skipped until they agree (set both by NTP)`,
-      );
-      return;
-    }
-  }
-  return job.run();
 }

@@ -65,10 +65,10 @@ async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Pr
 async function warnOfClockSkew(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
     const skew = await clockSkewMs(services.store.sql, services.clock);
-    if (Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) return;
+    if (skew === null || Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) return;
     log.warn(
       { clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
-      `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: settlement and billing will not run here until they agree, and access tokens and pay link leases are timed wrongly; set both clocks by NTP`,
+      `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: settlement, billing and the purges of expired sessions will not run here until they agree, and access tokens and pay link leases are timed wrongly; set both clocks by NTP`,
     );
   } catch (err) {
     log.warn({ err }, "could not compare this server's clock with the database server's");

@@ -33,17 +33,17 @@ async function runJobsFor(jobs: BackgroundJob[], log: FastifyBaseLogger, ms: num
 
 describe('the clock check of background jobs', () => {
   it("measures this process's clock against the database server's", async () => {
-    expect(Math.abs(await clockSkewMs(ctx.services.store.sql, systemClock))).toBeLessThan(5_000);
+    expect(Math.abs((await clockSkewMs(ctx.services.store.sql, systemClock))!)).toBeLessThan(5_000);
     const ahead = new ManualClock(new Date(Date.now() + 3_600_000));
-    expect(Math.round((await clockSkewMs(ctx.services.store.sql, ahead)) / 60_000)).toBe(60);
+    expect(Math.round((await clockSkewMs(ctx.services.store.sql, ahead))! / 60_000)).toBe(60);
   });
 
-  it('marks settlement and billing, not the purges', () => {
+  it('marks every job: each charges, settles or deletes by the clock', () => {
     const flagged = backgroundJobs(ctx.services).map((j) => [j.name, j.needsAgreedClock === true]);
     expect(flagged).toEqual([
-      ['purge expired access tokens', false],
-      ['purge expired gateway sessions', false],
-      ['purge old pay link responseTokens', false],
+      ['purge expired access tokens', true],
+      ['purge expired gateway sessions', true],
+      ['purge old pay link responseTokens', true],
       ['settlement', true],
       ['recurring billing', true],
     ]);
@@ -54,15 +54,39 @@ describe('the clock check of background jobs', () => {
     const other = { name: 'other', everyMs: 10, run: vi.fn(async () => {}) };
     clock.set(new Date(Date.now() - CLOCK_SKEW_LIMIT_MS - 30_000));
     const log = fakeLog();
-    await runJobsFor([flagged, other], log, 120);
+    await runJobsFor([flagged, other], log, 150);
     expect(flagged.run).not.toHaveBeenCalled();
     expect(other.run).toHaveBeenCalled();
+    // Said once, not at every skipped run.
+    expect(log.error).toHaveBeenCalledTimes(1);
     expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ job: 'flagged' }), expect.stringMatching(/clock is more than 60 s from the database/));
     expect(log.error.mock.calls[0]![0].clockAheadOfDatabaseSeconds).toBeLessThanOrEqual(-90);
 
     clock.set(new Date(Date.now() + 5_000));
     await runJobsFor([flagged], fakeLog(), 120);
     expect(flagged.run).toHaveBeenCalled();
+  });
+
+  it('skips a run when the clocks could not be compared, and starts none once stop is called', async () => {
+    const flagged = { name: 'flagged', everyMs: 10, needsAgreedClock: true, run: vi.fn(async () => {}) };
+    const log = fakeLog();
+    const untold = startBackgroundJobs([flagged], log, async () => null);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await untold.stop();
+    expect(flagged.run).not.toHaveBeenCalled();
+    expect(log.warn).toHaveBeenCalledTimes(1);
+
+    // A stop that comes while the clock is being compared: the run does not start after it.
+    let checking!: () => void;
+    const checked = new Promise<void>((resolve) => (checking = resolve));
+    const slow = startBackgroundJobs([flagged], fakeLog(), async () => {
+      checking();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return 0;
+    });
+    await checked;
+    await slow.stop();
+    expect(flagged.run).not.toHaveBeenCalled();
   });
 
   it('a billing worker whose clock is a year ahead charges nothing; back in time, it charges what is due', async () => {
@@ -81,9 +105,13 @@ describe('the clock check of background jobs', () => {
 
     clock.set(new Date());
     const today = clock.now().toISOString().slice(0, 10);
-    await runJobsFor(billing(), fakeLog(), 500);
+    const running = startBackgroundJobs(billing(), fakeLog(), () => clockSkewMs(ctx.services.store.sql, ctx.clock));
+    try {
+      await vi.waitFor(async () => expect((await profilePayments(ctx, guid)).length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
+    } finally {
+      await running.stop();
+    }
     const charged = await profilePayments(ctx, guid);
-    expect(charged.length).toBeGreaterThanOrEqual(1);
     expect(charged.length).toBeLessThanOrEqual(2);
     for (const p of charged) expect(p).toMatchObject({ successful: true, bill_date: expect.toSatisfy((d: string) => d >= start && d <= today) });
   });

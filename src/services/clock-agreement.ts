@@ -10,10 +10,18 @@ import type { SqlClient } from '../store/database.ts';
  */
 export const CLOCK_SKEW_LIMIT_MS = 60_000;
 
-/** This process's clock minus the database server's, in milliseconds (the middle of one round trip). */
-export async function clockSkewMs(sql: SqlClient, clock: Clock): Promise<number> {
+/** A measurement whose round trip took longer than this cannot tell the limit (a busy pool, a slow database). */
+const MAX_ROUND_TRIP_MS = 5_000;
+
+/**
+ * This process's clock minus the database server's, in milliseconds (the middle of one round
+ * trip); null when the round trip took too long to tell.
+ */
+export async function clockSkewMs(sql: SqlClient, clock: Clock): Promise<number | null> {
+  const started = performance.now();
   const before = clock.now().getTime();
   const [row] = await sql.query<{ ms: number | string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms');
   const after = clock.now().getTime();
+  if (performance.now() - started > MAX_ROUND_TRIP_MS) return null;
   return Math.round((before + after) / 2 - Number(row!.ms));
 }

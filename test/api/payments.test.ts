@@ -585,6 +585,21 @@ describe('duplicate checking', () => {
     expect(named.json().ResponseCode).toBe('-100');
   });
 
+  it("reads the integration source's setting again once the cache time has passed, or the clock was stepped back", async () => {
+    const source = await ctx.services.partners.createIntegrationSource(ctx.nonProfit.ClientId, { name: 'Stepped', duplicateCheck: true, isDefault: false });
+    const tranId = newTranId();
+    expect((await pay(card({ TranId: tranId, IntegrationSource: source }))).json().Successful).toBe(true);
+    await ctx.store.sql.query('UPDATE integration_sources SET duplicate_check = false WHERE id = $1', [source]);
+    // Cached: still checked.
+    expect((await pay(card({ TranId: tranId, IntegrationSource: source }))).json().ResponseCode).toBe('-100');
+    ctx.clock.advance(-3_600_000);
+    try {
+      expect((await pay(card({ TranId: tranId, IntegrationSource: source }))).json().Successful).toBe(true);
+    } finally {
+      ctx.clock.advance(3_600_000);
+    }
+  });
+
   it('lets a declined TranId be tried again', async () => {
     const tranId = newTranId();
     expect((await pay(card({ TranId: tranId, CardNum: '4000000000000002' }))).json().Successful).toBe(false);

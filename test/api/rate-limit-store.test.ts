@@ -22,4 +22,17 @@ describe('the rate limit store', () => {
     await incr(store, 'a');
     expect(await incr(route, 'a')).toEqual({ current: 1, ttl: 60_000 });
   });
+
+  it('reads a window without counting, and refuses window kinds it does not count', async () => {
+    let now = 0;
+    const store = new MonotonicRateLimitStore(undefined, () => now);
+    const read = () => new Promise((resolve) => store.read('a', (_err, res) => resolve(res), 60_000));
+    expect(await read()).toEqual({ current: 0, ttl: 0 });
+    await incr(store, 'a');
+    now += 10_000;
+    expect(await read()).toEqual({ current: 1, ttl: 50_000 });
+    expect(await read()).toEqual({ current: 1, ttl: 50_000 });
+    expect(() => store.child({ continueExceeding: true })).toThrow(/fixed windows/);
+    expect(() => store.child({ exponentialBackoff: true })).toThrow(/fixed windows/);
+  });
 });
