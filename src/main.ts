@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { dropOutputWhenReaderGone } from './closed-output.ts';
 import { startBackgroundJobs, backgroundJobs } from './background.ts';
@@ -14,36 +13,9 @@ import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-
 import { isDatabaseUnavailable } from './store/database-errors.ts';
 import { openStore } from './store/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
+import { checkVaultKeysAtStart } from './services/vault-key-check.ts';
 import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './services/clock-agreement.ts';
 
-/**
- * Servers sharing a PostgreSQL database must share the vault keys: one started without them
- * approves payments but cannot charge the tokens others stored (an operator audit saw billing
- * fail with only "VaultError"). Said once at start, with what to do.
- */
-async function warnOfMissingVaultKeys(services: Services, log: FastifyBaseLogger): Promise<void> {
-  try {
-    const inUse = await services.tokens.keyIdsInUse();
-    // Nothing sealed yet: a new data directory has no key file until its first token.
-    if (inUse.length === 0) return;
-    // A file vault with no key file yet holds no key (a new server given its own DATA_DIR
-    // instead of VAULT_KEY): that is the case to warn of, not a failure to check.
-    const noKeyFileYet = services.vault.kind === 'file' && !existsSync(services.vault.describe());
-    const held = new Set(noKeyFileYet ? [] : services.vault.keyIds());
-    const missingIds = inUse.filter((id) => !held.has(id));
-    if (missingIds.length === 0) return;
-    // Counted only when keys are missing, and only theirs.
-    const missing = await services.tokens.keyUsage(missingIds);
-    log.warn(
-      { keyIds: missing.map((u) => u.keyId), tokens: missing.reduce((n, u) => n + u.tokens, 0) },
-      'stored tokens are sealed under vault keys this process does not hold: they cannot be charged here. Give it the keys of the other servers (VAULT_KEY and VAULT_OLD_KEYS, or the same DATA_DIR key file); payments vault status lists them',
-    );
-  } catch (err) {
-    log.warn({ err }, 'could not check the vault keys against the stored tokens');
-  }
-}
-
-/** Several servers on one database must share SETTLEMENT_CUTOFF: each closes batches at its own. */
 async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
     const other = await services.settlement.otherCutoffInUse();
@@ -130,7 +102,7 @@ async function main() {
   const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
-  await warnOfMissingVaultKeys(services, app.log);
+  await checkVaultKeysAtStart(services, app.log);
   await warnOfOtherCutoff(services, app.log);
   await warnOfPendingOutcomes(services, app.log);
   await warnOfClockSkew(services, app.log);

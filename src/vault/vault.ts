@@ -32,6 +32,8 @@ export class Vault {
   #ring: KeyRing | undefined;
   /** The key file as last read (file source): its change time and size. */
   #fileStamp: string | undefined;
+  /** Why no key file may be generated (file source), when it may not. */
+  #noNewKeyFile: string | undefined;
 
   constructor(source: VaultKeySource, clock: Clock) {
     this.#source = source;
@@ -40,6 +42,15 @@ export class Vault {
 
   get kind(): VaultKeySource['kind'] {
     return this.#source.kind;
+  }
+
+  /**
+   * The file source makes no key file from now on, and says `reason` when one is needed: stored
+   * tokens are sealed under keys of a missing file (see src/services/vault-key-check.ts). A key
+   * file put back is used as before.
+   */
+  refuseNewKeyFile(reason: string): void {
+    this.#noNewKeyFile = reason;
   }
 
   /** Where keys are kept, in words, for operators. */
@@ -131,6 +142,7 @@ export class Vault {
       const stamp = fileStamp(s.dataDir);
       const existing = readKeyFile(s.dataDir);
       if (existing) this.#ring = existing;
+      else if (create && this.#noNewKeyFile !== undefined) throw new VaultError(this.#noNewKeyFile);
       else if (create) this.#ring = createKeyFile(s.dataDir, this.#clock.now());
       else throw new VaultError(`there is no vault key file at ${keyFilePath(s.dataDir)}`);
       // Taken before reading: a write between the two is seen as a change next time.
