@@ -15,6 +15,19 @@ export interface BackgroundJob {
    * more than CLOCK_SKEW_LIMIT_MS from the database's (see `startBackgroundJobs`).
    */
   needsAgreedClock?: boolean;
+  /**
+   * The job charges or settles: it waits while the database is a restored or copied one that no
+   * operator has confirmed (src/services/database-identity.ts).
+   */
+  needsConfirmedDatabase?: boolean;
+}
+
+/** What `startBackgroundJobs` checks before a run of a job that asks for it. */
+export interface JobChecks {
+  /** This process's clock minus the database's; null when one measurement took too long to tell. */
+  clockSkewMs?: () => Promise<number | null>;
+  /** False while the database is a restored or copied one not yet confirmed. */
+  databaseConfirmed?: () => Promise<boolean>;
 }
 
 /** The jobs a server process runs beside the HTTP server. */
@@ -27,55 +40,67 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
-    { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, run: () => services.settlement.settleIfCutoffPassed() },
+    { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },
     // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
     ...(services.config.billingWorker ? [billingJob(services)] : []),
   ];
 }
 
-/** While a job is skipped for the clock, it says so at most this often. */
+/** While a job is skipped by a check, it says so at most this often. */
 const SKIP_LOG_EVERY_MS = 10 * 60_000;
 
 /**
  * Runs each job on its interval, one run at a time per job; a failing run is logged and the job
  * carries on. `stop` waits for runs in progress, and no run starts once it is called. Before each
- * run of a job that `needsAgreedClock`, `clockSkewMs` (this process's clock minus the database's;
- * null when one measurement took too long to tell) is measured: beyond CLOCK_SKEW_LIMIT_MS, or
- * untold, the run is skipped, with an error in the log at the first skip and every
- * SKIP_LOG_EVERY_MS after, until the clocks agree again (then an info line).
+ * run of a job that `needsConfirmedDatabase`, `checks.databaseConfirmed` is asked, and of one that
+ * `needsAgreedClock`, `checks.clockSkewMs` is measured: while the database is unconfirmed, or the
+ * clocks are more than CLOCK_SKEW_LIMIT_MS apart (or could not be compared), the run is skipped,
+ * with an error in the log at the first skip and every SKIP_LOG_EVERY_MS after, until that ends
+ * (then an info line).
  */
-export function startBackgroundJobs(
-  jobs: BackgroundJob[],
-  log: FastifyBaseLogger,
-  clockSkewMs?: () => Promise<number | null>,
-): { stop(): Promise<void> } {
+export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogger, checks: JobChecks = {}): { stop(): Promise<void> } {
+  const { clockSkewMs, databaseConfirmed } = checks;
   const running = new Set<Promise<unknown>>();
   let stopping = false;
   const timers = jobs.map((job) => {
     let busy = false;
     let skippedSince: number | undefined;
     let skipLoggedAt = 0;
+    const skip = (say: () => void) => {
+      const now = performance.now();
+      if (skippedSince === undefined || now - skipLoggedAt >= SKIP_LOG_EVERY_MS) {
+        skipLoggedAt = now;
+        say();
+      }
+      skippedSince ??= now;
+    };
     const runOnce = async () => {
+      if (job.needsConfirmedDatabase && databaseConfirmed && !(await databaseConfirmed())) {
+        skip(() =>
+          log.error(
+            { job: job.name },
+            'this database was restored or copied from another and no operator has confirmed it: the job waits. Stop the server of the old database, reconcile with the processor what happened after the backup, then run payments database confirm-move',
+          ),
+        );
+        return;
+      }
       if (job.needsAgreedClock && clockSkewMs) {
         const skew = await clockSkewMs();
         if (skew === null || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
-          const now = performance.now();
-          if (skippedSince === undefined || now - skipLoggedAt >= SKIP_LOG_EVERY_MS) {
-            skipLoggedAt = now;
+          skip(() => {
             if (skew === null) log.warn({ job: job.name }, 'could not compare this server\'s clock with the database server\'s (the database answered too slowly): the run is skipped');
             else
               log.error(
                 { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
                 `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: the job's runs are skipped until they agree (set both by NTP)`,
               );
-          }
-          skippedSince ??= now;
+          });
           return;
         }
-        if (skippedSince !== undefined) log.info({ job: job.name }, "this server's clock agrees with the database server's again: the job runs");
-        skippedSince = undefined;
       }
-      // stop() may have come while the clock was checked.
+      if (skippedSince !== undefined) log.info({ job: job.name }, 'the job runs again');
+      skippedSince = undefined;
+      // stop() may have come while the checks ran.
       if (stopping) return;
       return job.run();
     };

@@ -30,6 +30,24 @@ async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Pr
 }
 
 /**
+ * A database restored from a backup or copied (src/services/database-identity.ts): settlement and
+ * billing wait for an operator, who must first make sure the old copy is stopped and reconcile
+ * with the processor. Said at start, with the steps.
+ */
+async function warnOfMovedDatabase(services: Services, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const check = await services.databaseIdentity.checkAtStart();
+    if (check.state !== 'moved') return;
+    log.error(
+      { recorded: check.recorded, current: check.current },
+      'this database was restored or copied from another (its identity is not the one it recorded): settlement and billing wait until an operator confirms it. Stop every server of the old database, reconcile with the processor the charges, refunds and captures made after the backup (payments pending list), then run payments database confirm-move. The API serves meanwhile',
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not check whether this database was restored or copied');
+  }
+}
+
+/**
  * Access tokens, pay link leases and settlement claims are timed by the clock of the server that
  * writes them and read by others': a server whose clock is off by minutes serves them too long or
  * too short, and its settlement and billing runs are skipped (src/background.ts). Said at start.
@@ -106,8 +124,12 @@ async function main() {
   await warnOfOtherCutoff(services, app.log);
   await warnOfPendingOutcomes(services, app.log);
   await warnOfClockSkew(services, app.log);
+  await warnOfMovedDatabase(services, app.log);
   await app.listen({ port: config.port, host: config.host });
-  const jobs = startBackgroundJobs(backgroundJobs(services), app.log, () => clockSkewMs(services.store.sql, services.clock));
+  const jobs = startBackgroundJobs(backgroundJobs(services), app.log, {
+    clockSkewMs: () => clockSkewMs(services.store.sql, services.clock),
+    databaseConfirmed: () => services.databaseIdentity.confirmed(),
+  });
   const processors: DemoProcessors = new Map();
   const staleSecrets: StaleSecrets = { partners: new Map(), gatewayPasswords: new Set() };
   for (const p of credentials?.partners ?? []) {

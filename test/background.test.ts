@@ -26,7 +26,7 @@ function fakeLog() {
 }
 
 async function runJobsFor(jobs: BackgroundJob[], log: FastifyBaseLogger, ms: number) {
-  const running = startBackgroundJobs(jobs, log, () => clockSkewMs(ctx.services.store.sql, ctx.clock));
+  const running = startBackgroundJobs(jobs, log, { clockSkewMs: () => clockSkewMs(ctx.services.store.sql, ctx.clock) });
   await new Promise((resolve) => setTimeout(resolve, ms));
   await running.stop();
 }
@@ -70,7 +70,7 @@ describe('the clock check of background jobs', () => {
   it('skips a run when the clocks could not be compared, and starts none once stop is called', async () => {
     const flagged = { name: 'flagged', everyMs: 10, needsAgreedClock: true, run: vi.fn(async () => {}) };
     const log = fakeLog();
-    const untold = startBackgroundJobs([flagged], log, async () => null);
+    const untold = startBackgroundJobs([flagged], log, { clockSkewMs: async () => null });
     await new Promise((resolve) => setTimeout(resolve, 80));
     await untold.stop();
     expect(flagged.run).not.toHaveBeenCalled();
@@ -79,10 +79,12 @@ describe('the clock check of background jobs', () => {
     // A stop that comes while the clock is being compared: the run does not start after it.
     let checking!: () => void;
     const checked = new Promise<void>((resolve) => (checking = resolve));
-    const slow = startBackgroundJobs([flagged], fakeLog(), async () => {
-      checking();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return 0;
+    const slow = startBackgroundJobs([flagged], fakeLog(), {
+      clockSkewMs: async () => {
+        checking();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return 0;
+      },
     });
     await checked;
     await slow.stop();
@@ -105,7 +107,7 @@ describe('the clock check of background jobs', () => {
 
     clock.set(new Date());
     const today = clock.now().toISOString().slice(0, 10);
-    const running = startBackgroundJobs(billing(), fakeLog(), () => clockSkewMs(ctx.services.store.sql, ctx.clock));
+    const running = startBackgroundJobs(billing(), fakeLog(), { clockSkewMs: () => clockSkewMs(ctx.services.store.sql, ctx.clock) });
     try {
       await vi.waitFor(async () => expect((await profilePayments(ctx, guid)).length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
     } finally {

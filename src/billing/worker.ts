@@ -18,6 +18,7 @@ export function billingJob(services: Services): BackgroundJob {
     everyMs: services.config.billingIntervalMs,
     // "Today" is this process's clock: a wrong one would charge the bill dates up to that day.
     needsAgreedClock: true,
+    needsConfirmedDatabase: true,
     run: () => services.billing.run({ signal: stopping.signal }),
     stop: () => stopping.abort(),
   };

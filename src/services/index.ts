@@ -23,6 +23,7 @@ import { SessionService } from './sessions.ts';
 import { SettlementService } from './settlement.ts';
 import { TokenService } from './tokens.ts';
 import { type Vault, vaultFromConfig } from '../vault/vault.ts';
+import { DatabaseIdentityService } from './database-identity.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -51,6 +52,7 @@ export interface Services {
   payLinks: PayLinkService;
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
+  databaseIdentity: DatabaseIdentityService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
@@ -78,5 +80,6 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees, recurring: recurringProfiles });
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing };
+  const databaseIdentity = new DatabaseIdentityService(store.db);
+  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }

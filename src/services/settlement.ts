@@ -9,6 +9,7 @@ import type { Db, DbOrTx } from '../store/database.ts';
 import { type SettlementTotals, settlementBatches } from '../store/schema/index.ts';
 import { ValidationError } from './errors.ts';
 import { and, asc, desc, eq, lt, sql } from '../store/drizzle.ts';
+import { rowsOf } from '../store/rows.ts';
 
 export type SettlementBatch = typeof settlementBatches.$inferSelect;
 
@@ -31,10 +32,6 @@ const SHARES_OF_MOVED = sql`
         FROM moved JOIN processors pr ON pr.id = moved.processor_id
        GROUP BY 1, 2, 3 ORDER BY 1, 3`;
 
-/** Rows of a raw statement, whichever driver ran it (node-postgres or PGlite). */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /**
  * A batch left 'closing' longer than this is taken over by the next run: the run that claimed it

@@ -8,6 +8,7 @@ import { paymentTokens } from '../store/schema/index.ts';
 import type { Vault } from '../vault/vault.ts';
 import { NotFoundError, ValidationError } from './errors.ts';
 import { and, asc, count, desc, eq, gt, inArray, ne, sql } from '../store/drizzle.ts';
+import { rowsOf } from '../store/rows.ts';
 
 /** PaymentMethodTypeId of a bank-account (ACH) token. */
 export const ACH_PAYMENT_METHOD_TYPE_ID = 7;
@@ -467,10 +468,6 @@ interface TokenSecret {
   nameOnAccount?: string | null;
 }
 
-/** The rows of `db.execute`: node-postgres and PGlite both answer an object with `rows`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 export function toStoredToken(row: TokenRow): StoredToken {
   const brand = row.kind === 'card' ? CARD_BRANDS[row.paymentMethodTypeId as CardPaymentMethodTypeId] : undefined;

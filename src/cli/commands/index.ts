@@ -2,6 +2,7 @@ import type { Command } from '../command.ts';
 import { billingCommands } from './billing.ts';
 import { charityCommands } from './charities.ts';
 import { contractCommands } from './contracts.ts';
+import { databaseCommands } from './database.ts';
 import { gatewayUserCommands } from './gateway-users.ts';
 import { partnerCommands } from './partners.ts';
 import { pendingCommands } from './pending.ts';
@@ -9,4 +10,4 @@ import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands];
+export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands, ...databaseCommands];
