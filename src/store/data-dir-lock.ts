@@ -83,7 +83,8 @@ export function lockDataDir(dataDir: string, owner: string): DataDirLock {
         throw new DataDirLockedError(
           `The data directory ${dataDir} is in use by process ${holder.pid} (${holder.owner ?? 'unknown'}). ` +
             'The embedded database allows one process at a time: stop that process first, ' +
-            'or run with DATABASE_URL pointing at a PostgreSQL server.',
+            'or run with DATABASE_URL pointing at a PostgreSQL server. ' +
+            `(A copy of a data directory made while its server ran keeps that server's lock: if no process uses this directory, remove ${path}.)`,
         );
       }
       if (typeof holder.pid === 'number') rmSync(path, { force: true });

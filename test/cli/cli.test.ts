@@ -114,6 +114,8 @@ describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 18
       const res = await cli('partner', 'list');
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(/is in use by process \d+ \(test holding the lock\)/);
+      // A copy made while its server ran keeps the lock: the message names the file to remove.
+      expect(res.stderr).toContain(`remove ${join(env.DATA_DIR!, 'payments.lock')}`);
       const server = await runServiceExpectingExit({ DATA_DIR: env.DATA_DIR });
       expect(server.code).toBe(2);
       expect(server.output).toMatch(/is in use by process/);
