@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
-import type { Vault } from '../vault/vault.ts';
+import { VaultError, generateKey } from '../vault/keys.ts';
+import { Vault } from '../vault/vault.ts';
 
 /**
  * A form token is good for this long after the page was served: over 20 hours, so the page sets
@@ -32,15 +33,28 @@ export const FORM_TOKEN_CLOCK_SKEW_MS = 10 * 60_000;
 export class FormTokens {
   readonly #vault: Vault;
   readonly #clock: Clock;
+  /**
+   * A key of this process alone, for form tokens while the vault cannot seal: its key file is
+   * missing while stored tokens need it, and it makes no new one (src/services/vault-key-check.ts).
+   * The pages work meanwhile (they failed with 500: a review); their forms are good on this
+   * server only, which the embedded store, the one with a key file, is anyway.
+   */
+  readonly #ownKey: Vault;
 
   constructor(vault: Vault, clock: Clock) {
     this.#vault = vault;
     this.#clock = clock;
+    this.#ownKey = new Vault({ kind: 'memory', current: generateKey() }, clock);
   }
 
   issue(payLinkId: string): string {
     const plain = `${payLinkId}.${this.#clock.now().getTime()}.${randomBytes(9).toString('base64url')}`;
-    return this.#vault.seal(plain, context(payLinkId)).ciphertext;
+    try {
+      return this.#vault.seal(plain, context(payLinkId)).ciphertext;
+    } catch (err) {
+      if (!(err instanceof VaultError)) throw err;
+      return this.#ownKey.seal(plain, context(payLinkId)).ciphertext;
+    }
   }
 
   verify(payLinkId: string, token: string | undefined): boolean {
@@ -48,12 +62,13 @@ export class FormTokens {
     // Only keys the vault holds: a forged key id must not make it look for new keys.
     const keyId = token.split(':')[1];
     if (!keyId) return false;
+    const vault = keyId === this.#ownKey.currentKeyId() ? this.#ownKey : this.#vault;
     let plain: string;
     try {
       // keyIds() throws while a file vault has no key file yet (a fresh install before its first
       // seal): then no token can be genuine.
-      if (!this.#vault.keyIds().includes(keyId)) return false;
-      plain = this.#vault.open(token, context(payLinkId));
+      if (!vault.keyIds().includes(keyId)) return false;
+      plain = vault.open(token, context(payLinkId));
     } catch {
       return false;
     }

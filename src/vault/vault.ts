@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Clock } from '../clock.ts';
 import { keyIdOfCiphertext, open, seal } from './cipher.ts';
 import { addKeyToFile, createKeyFile, keepOnlyKeys, keyFilePath, readKeyFile } from './key-file.ts';
@@ -105,6 +105,7 @@ export class Vault {
       );
     }
     if (s.kind === 'file') {
+      if (this.#noNewKeyFile !== undefined && !existsSync(keyFilePath(s.dataDir))) throw new VaultError(this.#noNewKeyFile);
       this.#ring = addKeyToFile(s.dataDir, this.#clock.now());
     } else {
       const old = this.#keys(true);

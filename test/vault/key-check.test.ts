@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cryptoIds } from '../../src/ids.ts';
 import { createServices } from '../../src/services/index.ts';
+import { FormTokens } from '../../src/paypage/csrf.ts';
 import { checkVaultKeysAtStart } from '../../src/services/vault-key-check.ts';
 import { createKeyFile, keyFilePath } from '../../src/vault/key-file.ts';
 import { vaultFromConfig } from '../../src/vault/vault.ts';
@@ -44,6 +45,16 @@ describe('the vault key check at start', () => {
       expect.stringMatching(/vault key file .* is missing while stored tokens are sealed under keys it held: restore it/),
     );
     await expect(services.tokens.tokenizeCard(ctx.nonProfit.ClientId, card('5555555555554444'))).rejects.toThrow(/is missing while stored tokens are sealed/);
+    expect(existsSync(keyFilePath(dataDir))).toBe(false);
+
+    // Nor does a rotation make one.
+    expect(() => services.vault.rotate()).toThrow(/is missing while stored tokens are sealed/);
+    expect(existsSync(keyFilePath(dataDir))).toBe(false);
+    // The pay page's form tokens still work, on this server (their own key; they failed with 500: a review).
+    const forms = new FormTokens(services.vault, ctx.clock);
+    const form = forms.issue('L'.repeat(24));
+    expect(forms.verify('L'.repeat(24), form)).toBe(true);
+    expect(new FormTokens(services.vault, ctx.clock).verify('L'.repeat(24), form)).toBe(false);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
 
     // The key file comes back (here: another file, as an operator might restore the wrong one):

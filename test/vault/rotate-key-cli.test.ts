@@ -88,13 +88,20 @@ describe('payments vault rotate-key', () => {
     // A server started without the keys says so at start (it would approve payments, and fail to charge stored tokens):
     // also one with no key file yet (a new server given its own DATA_DIR instead of VAULT_KEY; a multi-server audit
     // found it logging only that it could not check).
+    // Its key file missing while tokens need it, it makes no new one (a backup audit: one made
+    // then was overwritten when the old file was restored), and says so as an error.
     const keyless = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off' });
     try {
-      expect(keyless.output()).toMatch(/stored tokens are sealed under vault keys this process does not hold/);
+      expect(keyless.output()).toMatch(/"level":50.*the vault key file .* is missing while stored tokens are sealed under keys it held/);
       expect(keyless.output()).not.toContain('could not check the vault keys');
     } finally {
       await keyless.stop();
     }
+    expect(existsSync(keyFilePath(dataDir))).toBe(false);
+    // Nor does a rotation (a review found it making one).
+    const noRotation = await runCliProcess(['vault', 'rotate-key'], env);
+    expect(noRotation.code).toBe(1);
+    expect(noRotation.stderr).toMatch(/is missing while stored tokens are sealed under keys it held.*4 token\(s\)/);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
     const server = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', VAULT_KEY: newKey.key.toString('base64') });
     try {

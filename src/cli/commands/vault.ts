@@ -1,4 +1,5 @@
 import { generateKey } from '../../vault/keys.ts';
+import { refuseNewKeyFileIfLost } from '../../services/vault-key-check.ts';
 import type { Command } from '../command.ts';
 
 /**
@@ -45,7 +46,11 @@ export const vaultCommands: Command[] = [
     summary: 'add a new vault key and re-encrypt every token under it (with VAULT_KEY: re-encrypt under VAULT_KEY)',
     usage: 'vault rotate-key',
     async run(ctx) {
-      const { vault, tokens } = await ctx.services();
+      const services = await ctx.services();
+      const { vault, tokens } = services;
+      // A rotation would make a new key file where the one holding the tokens' keys is missing.
+      const lost = await refuseNewKeyFileIfLost(services);
+      if (lost) throw new Error(`${lost.why} (${lost.tokens} token(s) under ${lost.keyIds.join(', ')})`);
       const previous = vault.kind === 'file' ? safeCurrent(vault) : vault.currentKeyId();
       const rotated = vault.kind !== 'environment';
       const current = rotated ? vault.rotate() : vault.currentKeyId();
