@@ -75,7 +75,13 @@ export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogge
       skippedSince ??= now;
     };
     const runOnce = async () => {
-      if (job.needsConfirmedDatabase && databaseConfirmed && !(await databaseConfirmed())) {
+      // A check that fails (the database unreachable) skips too: the job could not be sure.
+      const confirmed = job.needsConfirmedDatabase && databaseConfirmed ? await databaseConfirmed().catch(() => undefined) : true;
+      if (confirmed === undefined) {
+        skip(() => log.warn({ job: job.name }, 'could not check whether this database was restored or copied: the run is skipped'));
+        return;
+      }
+      if (!confirmed) {
         skip(() =>
           log.error(
             { job: job.name },
@@ -85,10 +91,10 @@ export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogge
         return;
       }
       if (job.needsAgreedClock && clockSkewMs) {
-        const skew = await clockSkewMs();
+        const skew = await clockSkewMs().catch(() => null);
         if (skew === null || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
           skip(() => {
-            if (skew === null) log.warn({ job: job.name }, 'could not compare this server\'s clock with the database server\'s (the database answered too slowly): the run is skipped');
+            if (skew === null) log.warn({ job: job.name }, "could not compare this server's clock with the database server's (the database failed or answered too slowly): the run is skipped");
             else
               log.error(
                 { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },

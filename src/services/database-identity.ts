@@ -3,10 +3,17 @@ import { eq, sql } from '../store/drizzle.ts';
 import { rowsOf } from '../store/rows.ts';
 import { appSettings } from '../store/schema/index.ts';
 
-/** Which database this is: its cluster's system identifier and its own OID. */
+/**
+ * Which database this is: the object ids PostgreSQL gave two of its tables when the migrations
+ * made them. A logical restore (`pg_restore`, into another database or over this one with
+ * `--clean`) makes them again under new ids; `pg_upgrade`, a physical copy (a base backup, a
+ * snapshot, a replica) and `CREATE DATABASE ... TEMPLATE` keep them. The cluster's system
+ * identifier was the first choice and is not used: `pg_upgrade` makes a new one, which would
+ * have stopped settlement after every major upgrade (a review).
+ */
 export interface DatabaseIdentity {
-  systemIdentifier: string;
-  databaseOid: number;
+  appSettingsOid: number;
+  paymentsOid: number;
 }
 
 const KEY = 'database-identity';
@@ -37,13 +44,14 @@ export type IdentityCheck =
   | { state: 'moved'; recorded: DatabaseIdentity; current: DatabaseIdentity };
 
 /**
- * Tells a database restored from a backup, or copied, from the one the service last ran on: the
- * database records its identity at the service's first start, and a restore into another
- * database (or cluster) keeps the record but not the identity. The jobs that move money
+ * Tells a database restored from a logical backup from the one the service last ran on: the
+ * database records its identity at the service's first start, and a restore keeps the record but
+ * not the identity. Restores it cannot tell (a physical backup, a copied PGlite directory) are held
+ * by the operator (`payments database hold`). The jobs that move money
  * (settlement and billing) then wait until an operator confirms the move (`payments database
  * confirm-move`): a restored database that the old one outlived, or that is older than what the
  * processor has done, would charge and capture again what the old copy already did (a backup audit
- * charged a bill date twice so). A copied PGlite data directory keeps its identity: not told.
+ * charged a bill date twice so).
  */
 export class DatabaseIdentityService {
   readonly #db: Db;
@@ -53,13 +61,10 @@ export class DatabaseIdentityService {
   }
 
   async current(db: DbOrTx = this.#db): Promise<DatabaseIdentity> {
-    const [row] = rowsOf<{ system_identifier: string; database_oid: number | string }>(
-      await db.execute(
-        sql`SELECT (SELECT system_identifier::text FROM pg_control_system()) AS system_identifier,
-                   (SELECT oid::int FROM pg_database WHERE datname = current_database()) AS database_oid`,
-      ),
+    const [row] = rowsOf<{ app_settings: number | string; payments: number | string }>(
+      await db.execute(sql`SELECT 'app_settings'::regclass::oid::bigint AS app_settings, 'payments'::regclass::oid::bigint AS payments`),
     );
-    return { systemIdentifier: String(row!.system_identifier), databaseOid: Number(row!.database_oid) };
+    return { appSettingsOid: Number(row!.app_settings), paymentsOid: Number(row!.payments) };
   }
 
   async #recorded(): Promise<DatabaseIdentity | undefined> {
@@ -79,6 +84,14 @@ export class DatabaseIdentityService {
     return same(recorded, current) ? { state: 'same', current } : { state: 'moved', recorded, current };
   }
 
+  /**
+   * Makes settlement and billing wait as after a restore the service cannot tell (a physical
+   * backup restored, a PGlite directory copied), until `confirmMove`.
+   */
+  async hold(): Promise<void> {
+    await this.#db.insert(appSettings).values({ key: KEY, value: HELD }).onConflictDoUpdate({ target: appSettings.key, set: { value: HELD } });
+  }
+
   /** False while the database is not the one its record names (none recorded: true). */
   async confirmed(): Promise<boolean> {
     const recorded = await this.#recorded();
@@ -87,9 +100,12 @@ export class DatabaseIdentityService {
 
   /**
    * Makes this database the service's: moves each sequence that hands out numbers outside the
-   * service SEQUENCE_GAP on, and records this identity, in one transaction.
+   * service SEQUENCE_GAP on, and records this identity. (The record is transactional; a sequence
+   * once moved stays moved even if a later step fails, which only leaves a bigger gap.)
    */
-  async confirmMove(): Promise<{ identity: DatabaseIdentity; sequences: { name: string; from: number; to: number }[] }> {
+  async confirmMove(options: { force?: boolean } = {}): Promise<{ identity: DatabaseIdentity; sequences: { name: string; from: number; to: number }[] }> {
+    // Each run moves the sequences on again: only a database waiting for it, unless forced.
+    if (!options.force && (await this.confirmed())) throw new AlreadyConfirmedError();
     return this.#db.transaction(async (tx) => {
       const identity = await this.current(tx);
       const sequences = [];
@@ -111,5 +127,14 @@ export class DatabaseIdentityService {
 }
 
 function same(a: DatabaseIdentity, b: DatabaseIdentity): boolean {
-  return a.systemIdentifier === b.systemIdentifier && a.databaseOid === b.databaseOid;
+  return a.appSettingsOid === b.appSettingsOid && a.paymentsOid === b.paymentsOid;
+}
+
+/** What `hold` records: no database has it, so the jobs wait until `confirmMove`. */
+const HELD: DatabaseIdentity = { appSettingsOid: 0, paymentsOid: 0 };
+
+export class AlreadyConfirmedError extends Error {
+  constructor() {
+    super('this database is already the confirmed one: confirm-move would only move its sequences on again (--force to do it anyway)');
+  }
 }

@@ -19,7 +19,7 @@ afterAll(() => ctx.close());
 
 /** What a restore into another database looks like: the record names another database. */
 const pretendRestored = () =>
-  ctx.store.sql.query(`UPDATE app_settings SET value = jsonb_set(value, '{databaseOid}', '1') WHERE key = 'database-identity'`);
+  ctx.store.sql.query(`UPDATE app_settings SET value = jsonb_set(value, '{paymentsOid}', '1') WHERE key = 'database-identity'`);
 const nextGatewayKey = async () => Number((await ctx.store.sql.query<{ n: string }>(`SELECT nextval('gateway_key_seq')::text AS n`))[0]!.n);
 
 describe('the database identity', () => {
@@ -31,7 +31,7 @@ describe('the database identity', () => {
 
     await pretendRestored();
     const moved = await identity.checkAtStart();
-    expect(moved).toMatchObject({ state: 'moved', recorded: { databaseOid: 1 }, current: { databaseOid: expect.any(Number) } });
+    expect(moved).toMatchObject({ state: 'moved', recorded: { paymentsOid: 1 }, current: { paymentsOid: expect.any(Number) } });
     expect(await identity.confirmed()).toBe(false);
 
     const before = await nextGatewayKey();
@@ -41,6 +41,17 @@ describe('the database identity', () => {
     expect(await nextGatewayKey()).toBe(before + SEQUENCE_GAP + 1);
     expect(await identity.confirmed()).toBe(true);
     expect((await identity.checkAtStart()).state).toBe('same');
+
+    // Once is enough: again only with force (each run moves the sequences on again).
+    await expect(identity.confirmMove()).rejects.toThrow(/already the confirmed one/);
+    expect((await identity.confirmMove({ force: true })).sequences[0]!.to).toBeGreaterThan(before + 2 * SEQUENCE_GAP);
+
+    // A restore it cannot tell (a physical backup, a copied data directory): held by hand.
+    await identity.hold();
+    expect(await identity.confirmed()).toBe(false);
+    expect((await identity.checkAtStart()).state).toBe('moved');
+    await identity.confirmMove();
+    expect(await identity.confirmed()).toBe(true);
   });
 
   it('keeps settlement and billing waiting while unconfirmed, not the purges', async () => {
@@ -63,6 +74,20 @@ describe('the database identity', () => {
       await jobs.stop();
     }
   });
+
+  it('skips, with a warning, when it cannot check (the database unreachable)', async () => {
+    const waiting = { name: 'money', everyMs: 10, needsConfirmedDatabase: true, run: vi.fn(async () => {}) };
+    const log = { error: vi.fn(), warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger & { warn: ReturnType<typeof vi.fn> };
+    const jobs = startBackgroundJobs([waiting], log, { databaseConfirmed: async () => Promise.reject(new Error('connection refused')) });
+    try {
+      await vi.waitFor(() => expect(log.warn).toHaveBeenCalled());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(waiting.run).not.toHaveBeenCalled();
+      expect(log.warn).toHaveBeenCalledTimes(1);
+    } finally {
+      await jobs.stop();
+    }
+  });
 });
 
 describe('payments database status | confirm-move', () => {
@@ -78,18 +103,29 @@ describe('payments database status | confirm-move', () => {
     try {
       const { DatabaseIdentityService } = await import('../../src/services/database-identity.ts');
       await new DatabaseIdentityService(store.db).checkAtStart();
-      await store.sql.query(`UPDATE app_settings SET value = jsonb_set(value, '{databaseOid}', '1') WHERE key = 'database-identity'`);
+      await store.sql.query(`UPDATE app_settings SET value = jsonb_set(value, '{paymentsOid}', '1') WHERE key = 'database-identity'`);
     } finally {
       await store.close();
     }
     const waiting = await runCliProcess(['database', 'status'], env);
     expect(waiting.code).toBe(1);
-    expect(waiting.stdout).toMatch(/Restored or copied, not confirmed/);
+    expect(waiting.stdout).toMatch(/Waiting: settlement and billing do not run/);
+    // The commands that move money wait too.
+    for (const command of [['billing', 'run'], ['settle']]) {
+      const refused = await runCliProcess(command, env);
+      expect(refused.code, command.join(' ')).toBe(1);
+      expect(refused.stderr).toMatch(/restored or copied and waits for confirmation/);
+    }
     const confirmed = await runCliProcess(['database', 'confirm-move', '--json'], env);
     expect(confirmed.code).toBe(0);
     expect(JSON.parse(confirmed.stdout).sequences).toHaveLength(5);
     const after = await runCliProcess(['database', 'status', '--json'], env);
     expect(after.code).toBe(0);
     expect(JSON.parse(after.stdout)).toMatchObject({ confirmed: true });
-  }, 60_000);
+    const twice = await runCliProcess(['database', 'confirm-move'], env);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/already the confirmed one/);
+    expect((await runCliProcess(['database', 'hold'], env)).code).toBe(0);
+    expect((await runCliProcess(['database', 'status'], env)).code).toBe(1);
+  }, 120_000);
 });

@@ -1,14 +1,27 @@
-import type { Command } from '../command.ts';
+import type { Services } from '../../services/index.ts';
+import { AlreadyConfirmedError, type DatabaseIdentity } from '../../services/database-identity.ts';
+import { type Command, UsageError } from '../command.ts';
 
 /**
  * A database restored from a backup or copied: settlement and billing wait until the operator has
  * stopped the old copy, reconciled with the processor, and confirmed it here (see
  * src/services/database-identity.ts and README "Backup and restore").
  */
+
+const WAITING =
+  'this database was restored or copied and waits for confirmation: stop every server of the old database, reconcile with the processor what happened after the backup, then run payments database confirm-move';
+
+/** `billing run` and `settle` move money as the server's jobs do: not on a database that waits (a review found them running there). */
+export async function refuseWaitingDatabase(services: Services): Promise<void> {
+  if (!(await services.databaseIdentity.confirmed())) throw new Error(WAITING);
+}
+
+const describeIdentity = (i: DatabaseIdentity) => `tables ${i.appSettingsOid}/${i.paymentsOid}`;
+
 export const databaseCommands: Command[] = [
   {
     name: 'database status',
-    summary: 'say whether this database is the one the service last ran on, or a restored or copied one waiting for confirm-move',
+    summary: 'say whether this database is the one the service last ran on, or a restored, copied or held one waiting for confirm-move',
     usage: 'database status',
     async run(ctx) {
       const { databaseIdentity } = await ctx.services();
@@ -17,26 +30,39 @@ export const databaseCommands: Command[] = [
       if (ctx.json) {
         ctx.out(JSON.stringify({ confirmed, identity }));
       } else {
-        ctx.out(`Database: system ${identity.systemIdentifier}, oid ${identity.databaseOid}`);
-        ctx.out(
-          confirmed
-            ? 'Confirmed: settlement and billing run.'
-            : 'Restored or copied, not confirmed: settlement and billing wait. Stop every server of the old database, reconcile with the processor what happened after the backup, then run payments database confirm-move.',
-        );
+        ctx.out(`Database: ${describeIdentity(identity)}`);
+        ctx.out(confirmed ? 'Confirmed: settlement and billing run.' : `Waiting: settlement and billing do not run. To end it: ${WAITING.split(': ').slice(1).join(': ')}.`);
       }
-      // Exit 1 while unconfirmed, for monitoring (as vault status does for a missing key).
+      // Exit 1 while it waits, for monitoring (as vault status does for a missing key).
       return confirmed ? 0 : 1;
     },
   },
   {
-    name: 'database confirm-move',
-    summary: 'make a restored or copied database the live one: move its key and id sequences past the old copy\'s, and let settlement and billing run',
-    usage: 'database confirm-move',
+    name: 'database hold',
+    summary: 'make settlement and billing wait on this database until confirm-move (after a restore the service cannot tell: a physical backup, a copied data directory)',
+    usage: 'database hold',
     async run(ctx) {
       const { databaseIdentity } = await ctx.services();
-      const done = await databaseIdentity.confirmMove();
+      await databaseIdentity.hold();
+      if (ctx.json) return ctx.out(JSON.stringify({ confirmed: false }));
+      ctx.out('Held: settlement and billing wait on this database until payments database confirm-move.');
+    },
+  },
+  {
+    name: 'database confirm-move',
+    summary: "make a restored, copied or held database the live one: move its key and id sequences past the old copy's, and let settlement and billing run",
+    usage: 'database confirm-move [--force]',
+    options: {
+      force: { type: 'boolean', description: 'on a database that does not wait too (moves the sequences on again)' },
+    },
+    async run(ctx, { values }) {
+      const { databaseIdentity } = await ctx.services();
+      const done = await databaseIdentity.confirmMove({ force: values.force === true }).catch((err: unknown) => {
+        if (err instanceof AlreadyConfirmedError) throw new UsageError(`${err.message}\nusage: payments ${this.usage}`);
+        throw err;
+      });
       if (ctx.json) return ctx.out(JSON.stringify(done));
-      ctx.out(`Confirmed this database (system ${done.identity.systemIdentifier}, oid ${done.identity.databaseOid}): settlement and billing run from their next turn.`);
+      ctx.out(`Confirmed this database (${describeIdentity(done.identity)}): settlement and billing run from their next turn.`);
       for (const s of done.sequences) ctx.out(`  ${s.name}: next after ${s.to} (was ${s.from})`);
     },
   },

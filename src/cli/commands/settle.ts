@@ -3,6 +3,7 @@ import { formatCents } from '../../domain/money.ts';
 import { ValidationError } from '../../services/errors.ts';
 import type { SettlementRun } from '../../services/settlement.ts';
 import { type Command, UsageError } from '../command.ts';
+import { refuseWaitingDatabase } from './database.ts';
 
 const USAGE = 'settle [--as-of <date-time>]';
 const EARLIEST_YEAR = 2000;
@@ -55,8 +56,9 @@ export const settleCommands: Command[] = [
     async run(ctx, args) {
       const raw = args.values['as-of'];
       const asOf = typeof raw === 'string' ? parseAsOf(raw) : undefined;
-      const { settlement } = await ctx.services();
-      const run = await settlement.settle({ asOf, trigger: 'operator' }).catch((err: unknown) => {
+      const services = await ctx.services();
+      await refuseWaitingDatabase(services);
+      const run = await services.settlement.settle({ asOf, trigger: 'operator' }).catch((err: unknown) => {
         // The service refuses a moment in the future (by its clock, so here too): a bad argument, exit 2
         // like every other (an operator audit found exit 1, which the README keeps for a failed command).
         if (err instanceof ValidationError && err.violations.every((v) => v.field === 'asOf')) throw new UsageError(`--as-of: ${err.message}\nusage: payments ${USAGE}`);
