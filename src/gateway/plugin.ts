@@ -11,6 +11,7 @@ import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 import { utf8FormEntries, utf8Text } from '../utf8-text.ts';
 import { isDatabaseUnavailable, sqlStateOf } from '../store/database-errors.ts';
+import { VaultError } from '../vault/keys.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -46,6 +47,9 @@ const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
  */
 const DATABASE_UNAVAILABLE = 'The service cannot reach its database. Try again shortly.';
 
+/** When the vault cannot seal or open card and account data on this server (its keys unavailable). */
+const VAULT_UNAVAILABLE = 'Card and bank account data cannot be stored or read on this server at the moment; the operator is told. Try again later.';
+
 function logDatabaseUnavailable(request: FastifyRequest, err: unknown, operation: string | undefined) {
   const e = err as { name?: unknown; code?: unknown };
   request.log.warn({ operation, errorName: e?.name, code: sqlStateOf(err) ?? e?.code }, 'database unavailable: gateway call not carried out');
@@ -73,6 +77,13 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
       logDatabaseUnavailable(request, err, op.name);
       if (overSoap) throw new SoapFault(500, 'Server', DATABASE_UNAVAILABLE);
       return { code: 'Internal_Error', error: DATABASE_UNAVAILABLE };
+    }
+    if (err instanceof VaultError) {
+      // Its message (which key, which file) is for the operator; the caller learns that storing
+      // is unavailable here, not a bare "unable to process" (a review).
+      request.log.error({ operation: op.name, vaultError: err.message }, 'gateway call not carried out: the vault cannot seal or open here');
+      if (overSoap) throw new SoapFault(500, 'Server', VAULT_UNAVAILABLE);
+      return { code: 'Internal_Error', error: VAULT_UNAVAILABLE };
     }
     if (overSoap) throw err;
     request.log.error({ err }, 'gateway error');

@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GATEWAY_CODES } from '../../src/services/gateway.ts';
+import { VaultError } from '../../src/vault/keys.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import {
   type GatewayLogin,
@@ -384,5 +385,24 @@ describe('WSDL and the operations page', () => {
     expect(page.body).toContain(`href="${PATH}?WSDL"`);
     const openapi = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(Object.keys(openapi.paths).filter((p) => p.toLowerCase().includes('admin'))).toEqual([]);
+  });
+});
+
+describe('a vault that cannot seal here', () => {
+  it('is said as such over SOAP and HTTP POST, with the reason only in the log (its key file missing: a review saw a bare "unable to process")', async () => {
+    const refused = vi.spyOn(ctx.services.vault, 'seal').mockImplementation(() => {
+      throw new VaultError('the vault key file /srv/data/vault-keys.json is missing while stored tokens are sealed under keys it held');
+    });
+    try {
+      const overSoap = await soap11(ctx, 'GetToken', card());
+      expect(overSoap.statusCode).toBe(500);
+      expect(overSoap.body).toContain('Card and bank account data cannot be stored or read on this server at the moment');
+      expect(overSoap.body).not.toContain('vault-keys.json');
+      const overPost = resultOf(await formPost(ctx, 'GetToken', card()));
+      expect(overPost).toMatchObject({ code: 'Internal_Error', error: expect.stringMatching(/cannot be stored or read on this server/) });
+      expect(ctx.logs.some((l) => l.includes('"level":50') && l.includes('vault-keys.json') && l.includes('GetToken'))).toBe(true);
+    } finally {
+      refused.mockRestore();
+    }
   });
 });
