@@ -191,8 +191,14 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   }
 
   app.get<PageRequest>('/:id', async (request, reply) => {
-    const link = await payLinks.find(request.params.id);
+    let link = await payLinks.find(request.params.id);
     if (!link) return notFoundPage(reply);
+    // Charged, but its submission stopped before completing it (a crash, a kill: a chaos audit
+    // saw the form offered again): completed now, so the payer sees the receipt, not the form.
+    if (link.status === 'active' && (await payLinks.completeWithItsPayment(link.id))) {
+      request.log.warn({ payLinkRef: payLinkRef(link.id) }, 'pay link completed with the successful payment its submission could not record');
+      link = (await payLinks.find(link.id)) ?? link;
+    }
     const lang = resolveLanguage(link.settings.language);
     if (link.status === 'cancelled') return gonePage(reply, link, lang);
     if (link.status === 'completed') return receipt(reply, link, lang);

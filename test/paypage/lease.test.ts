@@ -222,6 +222,28 @@ describe('a success that cannot be recorded', () => {
     expect(logsWith('pay link completed with the successful payment its submission could not record')[0]).toMatchObject({ payLinkRef: payLinkRef(id) });
   });
 
+  it('shows the receipt, not the form, to the next visit of a link charged without completing it (a chaos audit: the form was offered again)', async () => {
+    const { id } = await createLink(ctx);
+    const [formA] = await twoForms(id);
+    const links = ctx.services.payLinks;
+    const original = links.complete;
+    links.complete = async () => {
+      throw new Error('connection lost');
+    };
+    restore.push(() => {
+      links.complete = original;
+    });
+    expect((await submit(ctx, id, CARD, { csrf: formA })).statusCode).toBe(500);
+    links.complete = original;
+    const [paid] = await lastPayments(1);
+    expect((await linkRow(id)).status).toBe('active');
+    const page = await ctx.app.inject({ method: 'GET', url: `/paylink/${id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Thank you!');
+    expect(page.body).not.toContain('name="CardNum"');
+    expect(await linkRow(id)).toMatchObject({ status: 'completed', payment_id: paid!.id, lease_until: null });
+  });
+
   it('keeps the link held when the payment ends in an unexpected error (its outcome is unknown)', async () => {
     const { id } = await createLink(ctx);
     const [formA, formB] = await twoForms(id);
