@@ -11,8 +11,11 @@ import { SimulatorProcessor } from './simulator.ts';
  */
 export class ProcessorRegistry {
   readonly #adapters = new Map<string, ProcessorAdapter>();
+  /** The deadline of a processor call (PROCESSOR_TIMEOUT), when one is set. */
+  readonly timeoutMs: number | undefined;
 
   constructor(adapters: ProcessorAdapter[], options: { timeoutMs?: number } = {}) {
+    this.timeoutMs = options.timeoutMs || undefined;
     for (const a of adapters) this.#adapters.set(a.name, options.timeoutMs ? withDeadline(a, options.timeoutMs) : a);
   }
 

@@ -122,6 +122,16 @@ const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
   RETURNING 1)
 SELECT p.id, p.payment_id FROM p`;
 
+/**
+ * How long past the processor deadline a Pending payment can still be in flight (its two writes):
+ * older, the request that made it stopped before recording the answer (a crash, a kill).
+ */
+const PENDING_IN_FLIGHT_MARGIN_MS = 10_000;
+/** The processor deadline assumed when none is set (PROCESSOR_TIMEOUT's default). */
+const DEFAULT_PROCESSOR_DEADLINE_MS = 20_000;
+/** What a duplicate's answer says of a Pending payment past that: not "being processed" (a chaos audit saw it said of payments whose process had died). */
+const STOPPED_STATE = 'its outcome not known: the request that made it stopped before the answer was recorded, and an operator will confirm it; do not pay again';
+
 /** What a duplicate's answer says of the payment that holds its TranId or bill date, by PaymentResult. */
 const LIVE_STATE: Record<number, string> = {
   [PaymentResult.Pending]: 'being processed',
@@ -544,13 +554,15 @@ export class PaymentService {
     // lost answer learns which payment went through (a partner audit: no call finds it by TranId).
     // With its state: a client that gave up waiting learns here whether it went through (a
     // slow-processor audit: the API has no call that reads a payment).
-    const [live] = await this.#sql.query<{ id: string; payment_result: number }>(
+    const [live] = await this.#sql.query<{ id: string; payment_result: number; created_at: Date | string }>(
       pending.recurringProfileId
-        ? 'SELECT id, payment_result FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
-        : 'SELECT id, payment_result FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
+        ? 'SELECT id, payment_result, created_at FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
+        : 'SELECT id, payment_result, created_at FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
       pending.recurringProfileId ? [pending.recurringProfileId, pending.billDate] : [pending.integrationSourceId, pending.tranId],
     );
-    const by = live ? ` (payment ${live.id}: ${LIVE_STATE[live.payment_result] ?? 'recorded'})` : '';
+    const inFlightMs = (this.#adapters.timeoutMs ?? DEFAULT_PROCESSOR_DEADLINE_MS) + PENDING_IN_FLIGHT_MARGIN_MS;
+    const stopped = live?.payment_result === PaymentResult.Pending && this.#clock.now().getTime() - new Date(live.created_at).getTime() > inFlightMs;
+    const by = live ? ` (payment ${live.id}: ${stopped ? STOPPED_STATE : (LIVE_STATE[live.payment_result] ?? 'recorded')})` : '';
     const row: PaymentInsert = {
       ...pending,
       paymentResult: PaymentResult.Failed,

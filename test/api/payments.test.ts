@@ -600,6 +600,18 @@ describe('duplicate checking', () => {
     }
   });
 
+  it('says of a Pending payment past the processor deadline that its request stopped, not that it is being processed (a chaos audit)', async () => {
+    const tranId = newTranId();
+    const first = (await pay(card({ TranId: tranId }))).json();
+    // As a process killed between the processor's answer and its record leaves it.
+    await ctx.store.sql.query('UPDATE payments SET payment_result = 1, process_status = 1, successful = false WHERE id = $1', [first.PaymentGuid]);
+    expect((await pay(card({ TranId: tranId }))).json().Message).toContain(`(payment ${first.PaymentGuid}: being processed)`);
+    ctx.clock.advance(31_000); // PROCESSOR_TIMEOUT (20 s) and the margin of its writes (10 s)
+    const later = (await pay(card({ TranId: tranId }))).json();
+    expect(later).toMatchObject({ Successful: false, ResponseCode: '-100' });
+    expect(later.Message).toContain(`(payment ${first.PaymentGuid}: its outcome not known: the request that made it stopped before the answer was recorded, and an operator will confirm it; do not pay again)`);
+  });
+
   it('lets a declined TranId be tried again', async () => {
     const tranId = newTranId();
     expect((await pay(card({ TranId: tranId, CardNum: '4000000000000002' }))).json().Successful).toBe(false);
