@@ -16,6 +16,7 @@ import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
 import { checkVaultKeysAtStart } from './services/vault-key-check.ts';
 import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './services/clock-agreement.ts';
 
+/** Several servers on one database must share SETTLEMENT_CUTOFF: each closes batches at its own. */
 async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
     const other = await services.settlement.otherCutoffInUse();
