@@ -23,6 +23,17 @@ afterEach(() => {
   for (const undo of restore.splice(0).reverse()) undo();
 });
 
+/** Puts `value` in `target[key]` until the test ends, or until `undo()` is called first. */
+function replaceUntilEnd<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): { undo: () => void } {
+  const original = target[key];
+  target[key] = value;
+  const undo = () => {
+    target[key] = original;
+  };
+  restore.push(undo);
+  return { undo };
+}
+
 type Simulator = { sale(r: SaleRequest): Promise<SaleResult>; void(...args: unknown[]): Promise<unknown> };
 const simulator = () => ctx.services.processorAdapters.get('simulator') as unknown as Simulator;
 
@@ -142,13 +153,8 @@ describe('a payment that outlives its lease', () => {
   it('stands, logged, with a reference for the payer, when the void fails', async () => {
     const { id } = await createLink(ctx, ctx.nonProfit, { Language: 'fr' });
     const slow = slowNextSale();
-    const sim = simulator();
-    const originalVoid = sim.void;
-    sim.void = async () => {
+    replaceUntilEnd(simulator(), 'void', async () => {
       throw new Error('bank unreachable');
-    };
-    restore.push(() => {
-      sim.void = originalVoid;
     });
     const a = submit(ctx, id, CARD);
     await slow.waiting();
@@ -192,15 +198,10 @@ describe('a success that cannot be recorded', () => {
   it('answers with the error page after trying again, and the next attempt completes the link with that payment (no second charge)', async () => {
     const { id } = await createLink(ctx);
     const [formA, formB] = await twoForms(id);
-    const links = ctx.services.payLinks;
-    const original = links.complete;
     let attempts = 0;
-    links.complete = async () => {
+    const broken = replaceUntilEnd(ctx.services.payLinks, 'complete', async () => {
       attempts++;
       throw new Error('connection lost');
-    };
-    restore.push(() => {
-      links.complete = original;
     });
     const count = await paymentCount(ctx);
     const failed = await submit(ctx, id, CARD, { csrf: formA });
@@ -210,7 +211,7 @@ describe('a success that cannot be recorded', () => {
     expect((await lastPayments(1))[0]!.payment_result).toBe(PaymentResult.Successful);
     expect(logsWith('pay link paid but not completed')[0]).toMatchObject({ payLinkRef: payLinkRef(id) });
 
-    links.complete = original;
+    broken.undo();
     const [paid] = await lastPayments(1);
     expect((await linkRow(id)).status).toBe('active');
     // The next attempt to pay finds the successful payment and completes the link with it: no
@@ -225,16 +226,11 @@ describe('a success that cannot be recorded', () => {
   it('shows the receipt, not the form, to the next visit of a link charged without completing it (a chaos audit: the form was offered again)', async () => {
     const { id } = await createLink(ctx);
     const [formA] = await twoForms(id);
-    const links = ctx.services.payLinks;
-    const original = links.complete;
-    links.complete = async () => {
+    const broken = replaceUntilEnd(ctx.services.payLinks, 'complete', async () => {
       throw new Error('connection lost');
-    };
-    restore.push(() => {
-      links.complete = original;
     });
     expect((await submit(ctx, id, CARD, { csrf: formA })).statusCode).toBe(500);
-    links.complete = original;
+    broken.undo();
     const [paid] = await lastPayments(1);
     expect((await linkRow(id)).status).toBe('active');
     const page = await ctx.app.inject({ method: 'GET', url: `/paylink/${id}` });
@@ -247,16 +243,11 @@ describe('a success that cannot be recorded', () => {
   it('keeps the link held when the payment ends in an unexpected error (its outcome is unknown)', async () => {
     const { id } = await createLink(ctx);
     const [formA, formB] = await twoForms(id);
-    const payments = ctx.services.payments;
-    const original = payments.payCard;
-    payments.payCard = async () => {
+    const broken = replaceUntilEnd(ctx.services.payments, 'payCard', async () => {
       throw new Error('lost the answer');
-    };
-    restore.push(() => {
-      payments.payCard = original;
     });
     expect((await submit(ctx, id, CARD, { csrf: formA })).statusCode).toBe(500);
-    payments.payCard = original;
+    broken.undo();
     expect((await submit(ctx, id, CARD, { csrf: formB })).statusCode).toBe(409);
   });
 
