@@ -173,4 +173,34 @@ describe('the vocabulary each process keeps', () => {
     const page = await service.search({ Name: 'st alban' });
     expect(page.total).toBe(before.total);
   });
+
+  it('prepares a name query only when its shape is one of a bounded set', async () => {
+    // Prepared statements stay on every connection: a name alone of up to 6 words, unsorted, has
+    // few shapes; longer, sorted or filtered searches are planned each time.
+    const prepared: boolean[] = [];
+    const sql = new Proxy(ctx.store.sql, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return async (text: string, params: unknown[], options?: { prepare?: boolean }) => {
+          if (text.includes('FROM charities c')) prepared.push(options?.prepare === true);
+          return target.query(text, params as never, options as never);
+        };
+      },
+    });
+    const service = new CharityService({ ...ctx.store, sql });
+    const cases: [Parameters<CharityService['search']>[0], boolean][] = [
+      [{ Name: 'vermont' }, true],
+      [{ Name: 'phi beta kappa society' }, true],
+      [{ Name: 'the vermont association of the united states inc' }, false],
+      [{ Name: 'vermont', SortColumn: 'City' }, false],
+      [{ Name: 'vermont', State: 'VT' }, false],
+    ];
+    for (const [input, expected] of cases) {
+      prepared.length = 0;
+      // Whether anything matches does not matter here.
+      await service.search(input).catch((error: Error) => expect(error.name).toBe('NotFoundError'));
+      expect(prepared.length, JSON.stringify(input)).toBeGreaterThan(0);
+      expect(prepared.every((p) => p === expected), JSON.stringify(input)).toBe(true);
+    }
+  });
 });
