@@ -182,7 +182,8 @@ describe('the vocabulary each process keeps', () => {
       get(target, key, receiver) {
         if (key !== 'query') return Reflect.get(target, key, receiver);
         return async (text: string, params: unknown[], options?: { prepare?: boolean }) => {
-          if (text.includes('FROM charities c')) prepared.push(options?.prepare === true);
+          // The queries that find the matches (not the page's rows, always prepared).
+          if (/WITH found|LIKE ANY/.test(text)) prepared.push(options?.prepare === true);
           return target.query(text, params as never, options as never);
         };
       },
