@@ -243,10 +243,13 @@ export class CharityService {
     return conditions;
   }
 
-  /** The criteria other than Name, as SQL conditions on `c` with their parameters. */
-  #filter(criteria: CharitySearchCriteria): { where: string[]; params: unknown[]; param: (value: unknown) => string } {
+  /**
+   * The criteria other than Name, as SQL conditions on `c` (charities) with their parameters; the
+   * registry on `registryOf` (`n`, charity_names, in a name query: its indexes lead with it).
+   */
+  #filter(criteria: CharitySearchCriteria, registryOf: 'c' | 'n' = 'c'): { where: string[]; params: unknown[]; param: (value: unknown) => string } {
     const params: unknown[] = [criteria.registry];
-    const where = ['c.registry = $1'];
+    const where = [`${registryOf}.registry = $1`];
     const param = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
@@ -335,17 +338,18 @@ export class CharityService {
    * word ("phi b", or a prefix of too many words), only names continuing with a space are read.
    */
   async #namesBeginningWith(criteria: CharitySearchCriteria, conditions: NameCondition[], lastIsPrefix: boolean): Promise<RankedRow[] | null> {
-    const { where, params, param } = this.#filter(criteria);
+    const { where, params, param } = this.#filter(criteria, 'n');
     const text = criteria.name!.text;
     // [text, text + '!') holds text itself and text + ' ' + anything: a normalized name has no
     // character below '!' but the space.
-    where.push(`c.search_name >= ${param(text)}`, `c.search_name < ${param(lastIsPrefix ? prefixEnd(text) : `${text}!`)}`);
+    where.push(`n.search_name >= ${param(text)}`, `n.search_name < ${param(lastIsPrefix ? prefixEnd(text) : `${text}!`)}`);
     const checked = conditions.map(({ patterns }) => `(' ' || c.search_name || ' ') LIKE ANY (${param(patterns)}::text[])`);
     const order = criteria.sort ? ` ORDER BY ${this.#explicitOrder(criteria.sort)}` : '';
     const { columns, join } = this.#candidateColumns(criteria);
+    const { row, from } = nameSource(criteria);
     const rows = await this.#sql.query<RankedRow>(
       `SELECT ${columns}
-       FROM (SELECT * FROM (SELECT * FROM charities c WHERE ${where.join(' AND ')} ORDER BY c.registry, c.search_name LIMIT ${BEGINNING_ROWS}) c
+       FROM (SELECT * FROM (SELECT ${row} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY n.registry, n.search_name LIMIT ${BEGINNING_ROWS}) c
              WHERE ${checked.join(' AND ')} LIMIT ${MAX_NAME_MATCHES + 1}) c
        ${join}${order}`,
       params,
@@ -364,10 +368,10 @@ export class CharityService {
     conditions: NameCondition[],
     indexed: Set<number>,
   ): Promise<RankedRow[]> {
-    const { where, params, param } = this.#filter(criteria);
+    const { where, params, param } = this.#filter(criteria, 'n');
     const checked: string[] = [];
     for (const [i, { words, patterns }] of conditions.entries()) {
-      if (indexed.has(i)) where.push(`string_to_array(c.search_name, ' ') && ${param(words)}::text[]`);
+      if (indexed.has(i)) where.push(`string_to_array(n.search_name, ' ') && ${param(words)}::text[]`);
       // Checked on each row read: a LIKE costs a tenth of an array overlap with 64 words.
       else checked.push(`(' ' || c.search_name || ' ') LIKE ANY (${param(patterns)}::text[])`);
     }
@@ -377,8 +381,9 @@ export class CharityService {
     // the words are (a guess that sent "bar" to a 110 ms scan); CTEs are read lazily, so the LIMIT
     // still stops reading early.
     const { columns, join } = this.#candidateColumns(criteria);
+    const { row, from } = nameSource(criteria);
     return this.#sql.query<RankedRow>(
-      `WITH found AS MATERIALIZED (SELECT ${criteria.sort ? 'c.*' : 'c.id, c.search_name, c.registry_number'} FROM charities c WHERE ${where.join(' AND ')})
+      `WITH found AS MATERIALIZED (SELECT ${row} FROM ${from} WHERE ${where.join(' AND ')})
        SELECT ${columns}
        FROM (SELECT * FROM found c${checked.length ? ` WHERE ${checked.join(' AND ')}` : ''} LIMIT ${MAX_NAME_MATCHES + 1}) c
        ${join}${order}`,
@@ -444,6 +449,19 @@ async function throughCache(
     }
   }
   return new Map([...known].filter((e): e is [string, string[]] => e[1] !== undefined));
+}
+
+/**
+ * Where a name query finds its candidates: charity_names (`n`), the narrow table the name indexes
+ * are on, joined to charities (`c`) only when a filter or a sort needs more than the name. `row`:
+ * what it keeps of each (the whole charity when it sorts: the order may use any column).
+ */
+function nameSource(criteria: CharitySearchCriteria): { row: string; from: string } {
+  const whole = Boolean(criteria.sort || criteria.cityKey || criteria.state || criteria.taxId);
+  return {
+    row: criteria.sort ? 'c.*' : 'n.id, n.search_name, n.registry_number',
+    from: whole ? 'charity_names n JOIN charities c ON c.id = n.id' : 'charity_names n',
+  };
 }
 
 /**

@@ -4,7 +4,8 @@ import type { SqlClient } from '../store/database.ts';
 /**
  * Writes imported charities. One statement per batch: the rows travel as one array per column
  * (unnest), are inserted or updated by CharityId, and an unchanged row is not written at all,
- * so a re-import of the same file costs reads only.
+ * so a re-import of the same file costs reads only. The same statement keeps each written row's
+ * entry in charity_names, what name searches read.
  */
 /** The columns an import writes, their SQL types, and where each value comes from. */
 export const CHARITY_COLUMNS: [string, string, (r: CharityRecord) => string | boolean | null][] = [
@@ -39,7 +40,12 @@ WITH input AS (
   SELECT ${names.join(', ')}, now() FROM input
   ON CONFLICT (id) DO UPDATE SET ${changing.map((n) => `${n} = excluded.${n}`).join(', ')}, updated_at = now()
   WHERE (${changing.map((n) => `c.${n}`).join(', ')}) IS DISTINCT FROM (${changing.map((n) => `excluded.${n}`).join(', ')})
-  RETURNING (xmax = 0) AS inserted
+  RETURNING id, registry, registry_number, search_name, (xmax = 0) AS inserted
+), named AS (
+  INSERT INTO charity_names AS n (id, registry, registry_number, search_name)
+  SELECT id, registry, registry_number, search_name FROM written
+  ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, registry_number = excluded.registry_number, search_name = excluded.search_name
+  WHERE (n.registry, n.registry_number, n.search_name) IS DISTINCT FROM (excluded.registry, excluded.registry_number, excluded.search_name)
 )
 SELECT count(*) FILTER (WHERE inserted) AS inserted, count(*) FILTER (WHERE NOT inserted) AS updated FROM written`;
 
@@ -64,8 +70,8 @@ const REFRESH_GROUPS = [
 /** Secondary indexes of the directory's tables (the primary keys stay: upserts need them). */
 const SECONDARY_INDEXES = `
 SELECT indexname, indexdef FROM pg_indexes
-WHERE schemaname = current_schema() AND tablename IN ('charities', 'charity_words')
-  AND indexname NOT IN ('charities_pkey', 'charity_words_pkey')
+WHERE schemaname = current_schema() AND tablename IN ('charities', 'charity_names', 'charity_words')
+  AND indexname NOT IN ('charities_pkey', 'charity_names_pkey', 'charity_words_pkey')
 ORDER BY indexname`;
 
 export class CharityWriter {
@@ -110,6 +116,16 @@ export class CharityWriter {
   async addPrimaryKey(): Promise<void> {
     await this.#sql.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
     await this.#sql.exec('ALTER TABLE charities ADD CONSTRAINT charities_pkey PRIMARY KEY (id)');
+  }
+
+  /**
+   * After a COPY into the empty directory: every charity's entry in charity_names, in one
+   * statement, its primary key built once at the end.
+   */
+  async fillNames(): Promise<void> {
+    await this.#sql.exec('ALTER TABLE charity_names DROP CONSTRAINT charity_names_pkey');
+    await this.#sql.exec('INSERT INTO charity_names (id, registry, registry_number, search_name) SELECT id, registry, registry_number, search_name FROM charities');
+    await this.#sql.exec('ALTER TABLE charity_names ADD CONSTRAINT charity_names_pkey PRIMARY KEY (id)');
   }
 
   async createIndexes(indexes: { name: string; definition: string }[]): Promise<void> {

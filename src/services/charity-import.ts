@@ -55,7 +55,7 @@ const MAX_KNOWN_WORDS = 500_000;
 /** Rows per COPY chunk (the first load on PostgreSQL). */
 
 /** Statistics, the name index's word frequencies included (they steer the planner's choices). */
-const ANALYZE = 'ANALYZE charities; ANALYZE charity_words';
+const ANALYZE = 'ANALYZE charities; ANALYZE charity_names; ANALYZE charity_words';
 
 type Plan = { path: string; format: RowFormat; size: number }[];
 interface ImportOptions {
@@ -178,6 +178,7 @@ export class CharityImportService {
           files = await this.#load(plan, options, (path, _format, report, onBytes) => this.#copyFile(path, report, onBytes, sink, words));
           await sink.finish();
           if (withoutKey) await writer.addPrimaryKey();
+          await writer.fillNames();
           const all = [...words];
           for (let i = 0; i < all.length; i += 5000) await writer.addWords(all.slice(i, i + 5000));
         } else {

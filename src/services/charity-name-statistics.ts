@@ -19,9 +19,9 @@ const REFRESH_MS = 5 * 60_000;
 
 /** The most common elements' frequencies are followed by their minimum, maximum and null share. */
 const STATS_SQL = `SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs AS freqs,
-    (SELECT greatest(t.reltuples, 0) FROM pg_class t WHERE t.oid = 'charities'::regclass) AS rows
+    (SELECT greatest(t.reltuples, 0) FROM pg_class t WHERE t.oid = 'charity_names'::regclass) AS rows
   FROM (SELECT 1) AS one
-  LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'charities_name_words'`;
+  LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'charity_names_words'`;
 
 export const NO_STATISTICS: NameStatistics = { rows: 0, commonWords: new Map(), rareBelow: 0 };
 

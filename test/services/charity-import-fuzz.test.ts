@@ -92,7 +92,7 @@ const allRows = async () => store.sql.query<DbRow>(`${SELECT} ORDER BY id`);
 const rowsById = async (ids: string[]) => new Map((await store.sql.query<DbRow>(`${SELECT} WHERE id = ANY($1::uuid[])`, [ids])).map((r) => [r.id as string, r]));
 const count = async () => (await store.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM charities'))[0]!.n;
 const emptyDirectory = async () => {
-  await store.sql.exec('DELETE FROM charity_groups; DELETE FROM charity_words; DELETE FROM charities');
+  await store.sql.exec('DELETE FROM charity_groups; DELETE FROM charity_words; DELETE FROM charity_names; DELETE FROM charities');
 };
 
 /** Every row of a clean import of the source rows, by CharityId (without updated_at). */

@@ -130,8 +130,13 @@ describe('re-importing', () => {
     const report = await ctx.services.charityImport.importFiles([file]);
     expect(report.totals).toMatchObject({ read: 6_535, inserted: 0, updated: 1, unchanged: 6_534 });
     expect(await byNumber(ein!)).toMatchObject({ id, name: `${name} RENAMED` });
+    // Name searches read charity_names, which the same statement keeps.
+    const renamed = { Name: `${name} renamed` };
+    expect((await ctx.services.charities.search(renamed)).results.map((r) => r.id)).toEqual([id]);
     const back = await ctx.services.charityImport.importFiles([sample('irs-eo-bmf-VT.csv')]);
     expect(back.totals).toMatchObject({ updated: 1, unchanged: 6_534 });
+    await expect(ctx.services.charities.search(renamed)).rejects.toMatchObject({ name: 'NotFoundError' });
+    expect((await ctx.services.charities.search({ Name: name! })).results.map((r) => r.id)).toContain(id);
   });
 });
 
@@ -223,7 +228,7 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
     const copy = vi.spyOn(CopySink, 'open');
     try {
       const report = await new CharityImportService(store, db.url).importFiles(files);
-      const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
+      const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_names', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
       const redCross = await new CharityService(store).search({ Name: 'amercan red cross' }).catch(() => undefined);
       return { report, indexes, copies: copy.mock.calls.length, redCross };
     } finally {
@@ -232,7 +237,7 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
       await db.drop();
     }
   };
-  const ALL_INDEXES = ['charities_city', 'charities_group_central', 'charities_name_beginning', 'charities_name_words', 'charities_pkey', 'charities_state', 'charities_tax_id', 'charity_words_pkey', 'charity_words_trigrams'];
+  const ALL_INDEXES = ['charities_city', 'charities_group_central', 'charities_pkey', 'charities_state', 'charities_tax_id', 'charity_names_beginning', 'charity_names_pkey', 'charity_names_words', 'charity_words_pkey', 'charity_words_trigrams'];
 
   it('streams the rows in by COPY and builds every index at the end', async () => {
     const { report, indexes, copies, redCross } = await load([sample('irs-eo-bmf-DC.csv'), sample('irs-eo-bmf-VT.csv')]);

@@ -23,6 +23,14 @@ export const charities = pgTable('charities', {
 });
 import { boolean, pgTable, text, timestamp, uuid } from '../drizzle.ts';
 
+/** What a name search reads of each charity (migrations/0017_charity_names.sql); kept by the importer. */
+export const charityNames = pgTable('charity_names', {
+  id: uuid('id').primaryKey(),
+  registry: text('registry', { enum: ['IRS', 'CRA'] }).notNull(),
+  registryNumber: text('registry_number').notNull(),
+  searchName: text('search_name').notNull(),
+});
+
 /** Every word of every charity name (prefix and typo resolution). */
 export const charityWords = pgTable('charity_words', {
   word: text('word').primaryKey(),
