@@ -28,6 +28,10 @@ describe('trigram similarity', () => {
     // A character outside the BMP is one character (one trigram position), as in PostgreSQL.
     expect([...trigrams('a𝔄')].sort()).toEqual(['  a', ' a𝔄', 'a𝔄 '].sort());
     expect(new TrigramQuery('a𝔄').similarity('a𝔄')).toBe(1);
+    // ASCII and other characters in one name (their trigrams are packed differently).
+    expect([...trigrams('fjørd')].sort()).toEqual(['  f', ' fj', 'fjø', 'jør', 'ørd', 'rd '].sort());
+    expect(new TrigramQuery('fjørd').similarity('fjord')).toBe(Math.fround(3 / 9));
+    expect(new TrigramQuery('fjørd 𝔄 x').similarity('fjørd 𝔄 x')).toBe(1);
   });
 
   it("equals pg_trgm's similarity() on real names and typed queries", async () => {

@@ -12,11 +12,19 @@
 const SPACE = 0x20;
 /** Three code points below this pack exactly into one number (3 x 17 bits < 2^53). */
 const PACKED = 0x20000;
+/**
+ * Three ASCII characters (what normalized names are made of, nearly always) pack into a small
+ * integer, which V8 keeps unboxed: a Set of them is twice as fast as one of larger numbers. The
+ * larger packing starts above every small one.
+ */
+const ASCII = 0x80;
+const LARGE = ASCII * ASCII * ASCII;
 
 type Trigram = number | string;
 
 function trigramOf(a: number, b: number, c: number): Trigram {
-  return a < PACKED && b < PACKED && c < PACKED ? (a * PACKED + b) * PACKED + c : String.fromCodePoint(a, b, c);
+  if (a < ASCII && b < ASCII && c < ASCII) return (a * ASCII + b) * ASCII + c;
+  return a < PACKED && b < PACKED && c < PACKED ? LARGE + (a * PACKED + b) * PACKED + c : String.fromCodePoint(a, b, c);
 }
 
 /** Adds the distinct trigrams of a normalized name (words separated by spaces) to `into`. */
@@ -46,9 +54,12 @@ function addTrigrams(name: string, into: Set<Trigram>): Set<Trigram> {
 /** The distinct trigrams of a normalized name, as text (for tests and reading). */
 export function trigrams(name: string): Set<string> {
   return new Set(
-    [...addTrigrams(name, new Set())].map((t) =>
-      typeof t === 'string' ? t : String.fromCodePoint(Math.floor(t / PACKED / PACKED), Math.floor(t / PACKED) % PACKED, t % PACKED),
-    ),
+    [...addTrigrams(name, new Set())].map((t) => {
+      if (typeof t === 'string') return t;
+      if (t < LARGE) return String.fromCodePoint(Math.floor(t / ASCII / ASCII), Math.floor(t / ASCII) % ASCII, t % ASCII);
+      const packed = t - LARGE;
+      return String.fromCodePoint(Math.floor(packed / PACKED / PACKED), Math.floor(packed / PACKED) % PACKED, packed % PACKED);
+    }),
   );
 }
 
