@@ -78,6 +78,39 @@ describe('GET /api/CharitySearch by Name', () => {
     ]);
   });
 
+  it('answers the same fields for a charity whether the search found few or many, and as an EIN lookup does', async () => {
+    // A name search ranks its candidates by name, then reads the page's rows by id; an EIN lookup
+    // reads its row directly. Subordinates (with a ParentOrgName) and others.
+    const rows = await ctx.store.sql.query<{ name: string; ein: string; id: string }>(
+      `(SELECT c.name, c.ein, c.id FROM charities c JOIN charity_groups g ON g.group_exemption = c.group_exemption
+        WHERE c.group_role = 'member' AND (SELECT count(*) FROM charities d WHERE d.search_name = c.search_name) = 1
+        ORDER BY c.registry_number LIMIT 3)
+       UNION ALL
+       (SELECT c.name, c.ein, c.id FROM charities c
+        WHERE c.registry = 'IRS' AND c.address2 IS NOT NULL AND (SELECT count(*) FROM charities d WHERE d.search_name = c.search_name) = 1
+        ORDER BY c.registry_number LIMIT 3)`,
+    );
+    expect(rows.length).toBe(6);
+    let subordinates = 0;
+    let readAfterRanking = 0;
+    for (const { name, ein, id } of rows) {
+      const [byEin] = (await page({ EIN: ein })).SearchResults;
+      if (byEin!.ParentOrgName) subordinates++;
+      const few = await page({ Name: name });
+      expect(few.TotalResultCount, name).toBeLessThanOrEqual(10);
+      expect(few.SearchResults.find((r) => r.CharityId === id), name).toEqual(byEin);
+      // Its first word finds many, ranked before the page is read.
+      const many = await page({ Name: name.split(' ')[0]!, PageSize: 100 });
+      const found = many.SearchResults.find((r) => r.CharityId === id);
+      if (many.TotalResultCount > 10 && found) {
+        expect(found, name).toEqual(byEin);
+        readAfterRanking++;
+      }
+    }
+    expect(subordinates).toBeGreaterThan(0);
+    expect(readAfterRanking).toBeGreaterThan(0);
+  });
+
   it('tolerates typos: "Amercan Red Cross" finds the American National Red Cross first', async () => {
     const body = await page({ Name: 'Amercan Red Cross' });
     expect(body.SearchResults[0]!.CharityId).toBe(RED_CROSS);
