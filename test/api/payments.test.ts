@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.ts';
 import { testConfig } from '../../src/config.ts';
 import { cryptoIds } from '../../src/ids.ts';
+import { PaymentResult } from '../../src/domain/payment-status.ts';
 import { ProcessorNotReachedError } from '../../src/processors/processor.ts';
 import { createServices } from '../../src/services/index.ts';
 import { type QueryOptions, openPostgres, openStore } from '../../src/store/database.ts';
@@ -231,6 +232,22 @@ describe('POST /api/payment', () => {
   });
 });
 
+/** Holds card tokenization until `release`: `storing` resolves once a payment is storing its card. */
+function holdCardTokenizing() {
+  const tokens = ctx.services.tokens;
+  const tokenizeCard = tokens.tokenizeCard;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const storing = new Promise<void>((resolve) => (reached = resolve));
+  tokens.tokenizeCard = async (...args) => {
+    reached();
+    await gate;
+    return tokenizeCard.apply(tokens, args);
+  };
+  return { storing, release, restore: () => (tokens.tokenizeCard = tokenizeCard) };
+}
+
 describe('after the processor approved', () => {
   it('keeps an approved payment when storing its token fails (the card expired during the sale)', async () => {
     const adapter = ctx.services.processorAdapters.get('simulator');
@@ -251,6 +268,47 @@ describe('after the processor approved', () => {
     } finally {
       adapter.sale = sale;
       ctx.clock.set(start);
+    }
+  });
+
+  it.skipIf(!testDatabaseUrl())('records an approval with Tokenize together with its token, never before it', async () => {
+    // Another connection looks while the token is being stored: a process stopped there must not
+    // leave an approval without its token (one stopped between two transactions did: a chaos audit).
+    const { storing, release, restore } = holdCardTokenizing();
+    try {
+      const tranId = newTranId();
+      const answer = pay(card({ TranId: tranId, Tokenize: true }));
+      await storing;
+      const state = async () =>
+        (await ctx.store.sql.query<{ payment_result: number; token_id: string | null }>('SELECT payment_result, token_id FROM payments WHERE tran_id = $1', [tranId]))[0];
+      expect(await state()).toEqual({ payment_result: PaymentResult.Pending, token_id: null });
+      release();
+      const res = await answer;
+      expect(res.json()).toMatchObject({ Successful: true, PaymentResult: PaymentResult.Successful });
+      expect(res.json().TokenGuid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await state()).toEqual({ payment_result: PaymentResult.Successful, token_id: res.json().TokenGuid });
+    } finally {
+      restore();
+    }
+  });
+
+  it.skipIf(!testDatabaseUrl())('stores no token for an approval an operator resolved meanwhile', async () => {
+    const { storing, release, restore } = holdCardTokenizing();
+    const tokenCount = async () => Number((await ctx.store.sql.query<{ n: string }>('SELECT count(*) AS n FROM payment_tokens'))[0]!.n);
+    try {
+      const tranId = newTranId();
+      const answer = pay(card({ TranId: tranId, Tokenize: true }));
+      await storing;
+      const before = await tokenCount();
+      const [{ id }] = (await ctx.store.sql.query<{ id: string }>('SELECT id FROM payments WHERE tran_id = $1', [tranId])) as [{ id: string }];
+      await ctx.services.pendingPayments.resolve(id, { kind: 'declined' }, { force: true });
+      release();
+      const res = await answer;
+      // The operator's record stands; the card is not kept for a payment that did not happen.
+      expect(res.json()).toMatchObject({ PaymentGuid: id, Successful: false, TokenGuid: null });
+      expect(await tokenCount()).toBe(before);
+    } finally {
+      restore();
     }
   });
 
