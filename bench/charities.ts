@@ -31,8 +31,8 @@ const CLIENTS = 16;
  * The server's connections to PostgreSQL: twice the cores, PostgreSQL's own sizing rule when the
  * database shares the machine (README, "Run on PostgreSQL"). The 16 clients' requests queue in the
  * server for a connection. One connection per client on this 2-core machine made 16 backends
- * contend for 2 cores with the server and the clients: name search p95 28-29 ms, against 25 ms with
- * the default pool of 10 and 19-23 ms with 4 (1,040-1,080 requests/s with 16, 1,120-1,300 with 4).
+ * contend for 2 cores with the server and the clients: name search p95 22.5 ms at 1,400 requests/s,
+ * against 20 ms with the default pool of 10 and 16-17 ms at 1,440-1,540 requests/s with 4.
  */
 const POOL = 2 * availableParallelism();
 
