@@ -172,6 +172,10 @@ const bad = (code: number, field: string, message: string) => new ValidationErro
 
 const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
 
+/** Logged when an approval's write failed in a way that may have committed: the charge stands. */
+const APPROVAL_WRITE_FAILED =
+  'payment approved, but the database failed while its approval was written: the charge stands; if the payment is still Pending, resolve it as approved (payments pending resolve)';
+
 /** The payment's columns that point at its stored token. */
 function tokenColumns(token: StoredToken): Partial<typeof payments.$inferInsert> {
   return {
@@ -649,17 +653,22 @@ export class PaymentService {
           };
     const existing = instrument.kind !== 'wallet' ? instrument.token : undefined;
     if (existing) Object.assign(update, tokenColumns(existing));
-    let tokenRefused = false;
-    if (approved && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
+    let tokenRefusedBy: string | undefined;
+    if (approved && sale && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
       const together = await this.#completeWithToken(partner, pending.id, update, instrument, input);
-      if (together === 'not-pending') return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
-      if (together) return { payment: writtenRow(pending, paymentId, together), lines };
-      tokenRefused = true;
+      if (together.outcome === 'written') return { payment: writtenRow(pending, paymentId, together.changes), lines };
+      if (together.outcome === 'not-pending') return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
+      if (together.outcome === 'unclear') {
+        // The commit may have happened: the answer and token may be recorded. Never void here.
+        this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
+        throw together.error;
+      }
+      tokenRefusedBy = together.errorName;
     }
     let completed: boolean;
     try {
-      // The processor's answer is written first, on its own: nothing after the sale may turn an
-      // approved charge into an error for the caller.
+      // The processor's answer is written on its own (with the token, above, when one was asked
+      // for and could be stored): nothing after the sale may turn an approved charge into an error.
       completed = await completePayment(this.#sql, pending.id, update);
     } catch (err) {
       if (approved && sale) {
@@ -671,26 +680,25 @@ export class PaymentService {
           // The connection failed around the write, which may have committed (an outage audit
           // saw approvals recorded, then voided: a record of a charge that was taken back). The
           // charge stands; the row says approved, or Pending for an operator to resolve.
-          this.#log?.error(
-            { paymentGuid: pending.id, transactionId: sale.transactionId },
-            'payment approved, but the database failed while its approval was written: the charge stands; if the payment is still Pending, resolve it as approved (payments pending resolve)',
-          );
+          this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
         }
       }
       throw err;
     }
     if (!completed) return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
-    if (tokenRefused) this.#log?.warn({ paymentGuid: pending.id }, 'approved payment kept without the token it asked for');
+    if (tokenRefusedBy) this.#log?.warn({ errorName: tokenRefusedBy, paymentGuid: pending.id }, 'approved payment kept without the token it asked for');
     return { payment: writtenRow(pending, paymentId, update), lines };
   }
 
   /**
    * An approval with Tokenize: the card or account is stored and the answer written in one
    * transaction, so no approval is ever recorded without the token it asked for (a process that
-   * stopped between two transactions left three such payments in a chaos audit of 15,000). The
-   * changes written, with the token's columns; 'not-pending' when an operator had resolved the
-   * payment meanwhile (nothing written); null when the token could not be stored (an expired
-   * card, a vault without its key, the database): the caller then records the approval alone.
+   * stopped between two transactions left three such payments in a chaos audit of 15,000).
+   * - 'written': both are (`changes`: what was written, the token's columns included);
+   * - 'not-pending': an operator had resolved the payment meanwhile; nothing was written;
+   * - 'refused': the transaction failed before its commit was asked for (an expired card, a vault
+   *   without its key, the database): nothing was written, and the caller records the answer alone;
+   * - 'unclear': the commit itself failed, and may have happened.
    */
   async #completeWithToken(
     partner: AuthenticatedPartner,
@@ -698,25 +706,33 @@ export class PaymentService {
     update: Partial<PaymentInsert>,
     instrument: Instrument,
     input: PaymentInputCommon,
-  ): Promise<Partial<PaymentInsert> | 'not-pending' | null> {
+  ): Promise<
+    | { outcome: 'written'; changes: Partial<PaymentInsert> }
+    | { outcome: 'not-pending' }
+    | { outcome: 'refused'; errorName: string }
+    | { outcome: 'unclear'; error: unknown }
+  > {
     const notPending = new Error('payment no longer pending');
+    let committing = false;
     try {
-      return await this.#db.transaction(async (tx) => {
+      const changes = await this.#db.transaction(async (tx) => {
         const token = await this.#tokenize(partner, instrument, input, tx);
-        const changes = token ? { ...update, ...tokenColumns(token) } : update;
+        const written = token ? { ...update, ...tokenColumns(token) } : update;
         const [row] = await tx
           .update(payments)
-          .set(changes)
+          .set(written)
           .where(and(eq(payments.id, paymentGuid), inArray(payments.paymentResult, [PaymentResult.Pending, PaymentResult.Processing])))
           .returning({ id: payments.id });
         // Nothing of it stays: the token is for this payment's approval.
         if (!row) throw notPending;
-        return changes;
+        committing = true;
+        return written;
       });
+      return { outcome: 'written', changes };
     } catch (err) {
-      if (err === notPending) return 'not-pending';
-      this.#log?.warn({ errorName: (err as Error)?.name, paymentGuid }, 'the token asked for could not be stored with the approval: recording the approval alone');
-      return null;
+      if (err === notPending) return { outcome: 'not-pending' };
+      if (committing) return { outcome: 'unclear', error: err };
+      return { outcome: 'refused', errorName: (err as Error)?.name ?? 'Error' };
     }
   }
 

@@ -312,6 +312,52 @@ describe('after the processor approved', () => {
     }
   });
 
+  it('never voids an approval whose answer and token may have been committed', async () => {
+    // The commit of the answer-and-token transaction fails after it happened (the connection
+    // dropped), and the database is unreachable for the next write (a review's reproduction).
+    const db = ctx.store.db;
+    const transaction = db.transaction;
+    const query = ctx.store.sql.query;
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale;
+    const voidSale = adapter.void;
+    const voided: unknown[] = [];
+    let armed = false;
+    db.transaction = (async (...args: Parameters<typeof transaction>) => {
+      const result = await transaction.apply(db, args);
+      if (armed) throw new Error('Connection terminated unexpectedly');
+      return result;
+    }) as typeof transaction;
+    ctx.store.sql.query = (async (text: string, params?: unknown[], options?: QueryOptions) => {
+      if (armed && text.startsWith('UPDATE payments SET')) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      return query.call(ctx.store.sql, text, params, options);
+    }) as typeof query;
+    adapter.sale = async (request) => {
+      const answer = await sale.call(adapter, request);
+      armed = true;
+      return answer;
+    };
+    adapter.void = async (request) => {
+      voided.push(request);
+      return voidSale.call(adapter, request);
+    };
+    const tranId = newTranId();
+    try {
+      const res = await pay(card({ TranId: tranId, Tokenize: true }));
+      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      armed = false;
+      Object.assign(db, { transaction });
+      Object.assign(ctx.store.sql, { query });
+      Object.assign(adapter, { sale, void: voidSale });
+    }
+    const [row] = await ctx.store.sql.query<{ payment_result: number; token_id: string | null }>('SELECT payment_result, token_id FROM payments WHERE tran_id = $1', [tranId]);
+    expect(row!.payment_result).toBe(PaymentResult.Successful);
+    expect(row!.token_id).not.toBeNull();
+    expect(voided).toEqual([]);
+    expect(ctx.logs.join('')).toContain('the charge stands');
+  });
+
   it('voids the sale at the processor when its outcome cannot be recorded', async () => {
     const first = (await pay(card())).json();
     const adapter = ctx.services.processorAdapters.get('simulator');
