@@ -29,7 +29,8 @@ const DATABASE = 'payments_bench_charities';
 const CLIENTS = 16;
 /**
  * The server's connections to PostgreSQL: twice the cores, PostgreSQL's own sizing rule when the
- * database shares the machine (README, "Run on PostgreSQL"). The 16 clients' requests queue in the
+ * database shares the machine (README, "Run on PostgreSQL"); these are this machine's cores, right
+ * for the local server the benchmark uses unless BENCH_DATABASE_URL or DATABASE_URL names another. The 16 clients' requests queue in the
  * server for a connection. One connection per client on this 2-core machine made 16 backends
  * contend for 2 cores with the server and the clients: name search p95 22.5 ms at 1,400 requests/s,
  * against 20 ms with the default pool of 10 and 16-17 ms at 1,440-1,540 requests/s with 4.

@@ -118,6 +118,11 @@ export class CharityWriter {
     await this.#sql.exec('ALTER TABLE charities ADD CONSTRAINT charities_pkey PRIMARY KEY (id)');
   }
 
+  /** Empties charity_names, for a first load (the directory is empty: so should it be). */
+  async clearNames(): Promise<void> {
+    await this.#sql.exec('DELETE FROM charity_names');
+  }
+
   /**
    * After a COPY into the empty directory: every charity's entry in charity_names, in one
    * statement, its primary key built once at the end.

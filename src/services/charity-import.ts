@@ -62,6 +62,7 @@ const ANALYZE = 'ANALYZE charities; ANALYZE charity_words';
  * all-visible, which a vacuum does (a statement of its own: not inside a transaction block).
  */
 const VACUUM_NAMES = 'VACUUM (ANALYZE) charity_names';
+const VACUUM_NAMES_ONLY = 'VACUUM charity_names';
 
 type Plan = { path: string; format: RowFormat; size: number }[];
 interface ImportOptions {
@@ -134,10 +135,11 @@ export class CharityImportService {
         const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
         for (const f of files) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
         // Fresh statistics, so the planner sees a directory that just grew (or appeared).
-        if (totals.inserted + totals.updated > 0) {
-          await sql.exec(ANALYZE);
-          await sql.exec(VACUUM_NAMES);
-        }
+        const changed = totals.inserted + totals.updated > 0;
+        if (changed) await sql.exec(ANALYZE);
+        // Also after an import that changed nothing: a database upgraded by migration 0017 gets its
+        // pages marked then (a vacuum skips the pages already marked: cheap when nothing changed).
+        await sql.exec(changed ? VACUUM_NAMES : VACUUM_NAMES_ONLY);
         return { files, totals, seconds: (performance.now() - started) / 1000 };
       } finally {
         await sql.exec('RESET jit');
@@ -175,6 +177,8 @@ export class CharityImportService {
     const firstLoad = async (copy: boolean) => {
       await sql.exec('BEGIN');
       try {
+        // Names left without their charity (rows deleted by hand) would collide with the load's.
+        await writer.clearNames();
         const dropped = await writer.dropSecondaryIndexes();
         let files: ImportFileReport[];
         if (copy) {

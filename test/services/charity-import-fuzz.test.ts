@@ -643,6 +643,21 @@ describe('regressions found by the properties', () => {
   });
 });
 
+describe('a first load after charities were deleted by hand, their names left behind', () => {
+  it('leaves charity_names holding exactly the loaded charities', async () => {
+    await emptyDirectory();
+    await importer.importFiles([writeFile('first.csv', [IRS_HEADER, ...IRS_ROWS.slice(0, 5)].join('\r\n'))]);
+    await store.sql.exec('DELETE FROM charity_groups; DELETE FROM charity_words; DELETE FROM charities');
+    const report = await importer.importFiles([writeFile('again.csv', [IRS_HEADER, ...IRS_ROWS.slice(2, 8)].join('\r\n'))]);
+    expect(report.totals).toMatchObject({ read: 6, rejected: 0 });
+    const [ids] = await store.sql.query<{ c: string[]; n: string[] }>(
+      'SELECT (SELECT array_agg(id::text ORDER BY id) FROM charities) AS c, (SELECT array_agg(id::text ORDER BY id) FROM charity_names) AS n',
+    );
+    expect(ids!.c).toHaveLength(6);
+    expect(ids!.n).toEqual(ids!.c);
+  });
+});
+
 describe('a file of several chunks', () => {
   // The real DC file (2.6 MB, 14,121 rows): three 1 MiB chunks, so lines cross chunk boundaries,
   // and on PostgreSQL the first load parses batches on two threads. A few random lines are damaged.
