@@ -286,9 +286,8 @@ export class CharityService {
     const statistics = await this.#statistics.get();
     // A City, State or EIN narrows the search through its own index; a range of names would be
     // read past the rows those criteria refuse.
-    const nameOnly = !criteria.cityKey && !criteria.state && !criteria.taxId;
     const beginning =
-      nameOnly && this.#beginningFirst(conditions, statistics) ? await this.#namesBeginningWith(criteria, conditions, matchesAsPrefix(matches.at(-1)!)) : null;
+      !filtered(criteria) && this.#beginningFirst(conditions, statistics) ? await this.#namesBeginningWith(criteria, conditions, matchesAsPrefix(matches.at(-1)!)) : null;
     const found = beginning ?? (await this.#nameCandidates(criteria, conditions, this.#indexed(criteria, conditions, statistics)));
     const total = Math.min(found.length, MAX_NAME_MATCHES);
     const offsetRows = (criteria.pageIndex - 1) * criteria.pageSize;
@@ -458,16 +457,20 @@ async function throughCache(
   return new Map([...known].filter((e): e is [string, string[]] => e[1] !== undefined));
 }
 
+/** Whether the search has a City, State or EIN besides its Name (they narrow through charities' own indexes). */
+function filtered(criteria: CharitySearchCriteria): boolean {
+  return Boolean(criteria.cityKey || criteria.state || criteria.taxId);
+}
+
 /**
  * Where a name query finds its candidates: charity_names (`n`), the narrow table the name indexes
  * are on, joined to charities (`c`) only when a filter or a sort needs more than the name. `row`:
  * what it keeps of each (the whole charity when it sorts: the order may use any column).
  */
 function nameSource(criteria: CharitySearchCriteria): { row: string; from: string } {
-  const whole = Boolean(criteria.sort || criteria.cityKey || criteria.state || criteria.taxId);
   return {
     row: criteria.sort ? 'c.*' : 'n.id, n.search_name, n.registry_number',
-    from: whole ? 'charity_names n JOIN charities c ON c.id = n.id' : 'charity_names n',
+    from: criteria.sort || filtered(criteria) ? 'charity_names n JOIN charities c ON c.id = n.id' : 'charity_names n',
   };
 }
 
@@ -483,8 +486,7 @@ function nameSource(criteria: CharitySearchCriteria): { row: string; from: strin
 const MAX_PREPARED_CONDITIONS = 6;
 
 function preparedShape(criteria: CharitySearchCriteria, conditions: NameCondition[]): QueryOptions | undefined {
-  const nameOnly = !criteria.sort && !criteria.cityKey && !criteria.state && !criteria.taxId;
-  return nameOnly && conditions.length <= MAX_PREPARED_CONDITIONS ? PREPARED : undefined;
+  return !criteria.sort && !filtered(criteria) && conditions.length <= MAX_PREPARED_CONDITIONS ? PREPARED : undefined;
 }
 
 /** A match as ranked: its id and name. */

@@ -30,6 +30,8 @@ export const CHARITY_COLUMNS: [string, string, (r: CharityRecord) => string | bo
 ];
 
 const names = CHARITY_COLUMNS.map(([n]) => n);
+/** What charity_names keeps of each charity (the same column names as in charities). */
+const NAME_COLUMNS = 'id, registry, registry_number, search_name';
 const changing = names.filter((n) => n !== 'id');
 
 const UPSERT = `
@@ -40,10 +42,10 @@ WITH input AS (
   SELECT ${names.join(', ')}, now() FROM input
   ON CONFLICT (id) DO UPDATE SET ${changing.map((n) => `${n} = excluded.${n}`).join(', ')}, updated_at = now()
   WHERE (${changing.map((n) => `c.${n}`).join(', ')}) IS DISTINCT FROM (${changing.map((n) => `excluded.${n}`).join(', ')})
-  RETURNING id, registry, registry_number, search_name, (xmax = 0) AS inserted
+  RETURNING ${NAME_COLUMNS}, (xmax = 0) AS inserted
 ), named AS (
-  INSERT INTO charity_names AS n (id, registry, registry_number, search_name)
-  SELECT id, registry, registry_number, search_name FROM written
+  INSERT INTO charity_names AS n (${NAME_COLUMNS})
+  SELECT ${NAME_COLUMNS} FROM written
   ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, registry_number = excluded.registry_number, search_name = excluded.search_name
   WHERE (n.registry, n.registry_number, n.search_name) IS DISTINCT FROM (excluded.registry, excluded.registry_number, excluded.search_name)
 )
@@ -129,7 +131,7 @@ export class CharityWriter {
    */
   async fillNames(): Promise<void> {
     await this.#sql.exec('ALTER TABLE charity_names DROP CONSTRAINT charity_names_pkey');
-    await this.#sql.exec('INSERT INTO charity_names (id, registry, registry_number, search_name) SELECT id, registry, registry_number, search_name FROM charities');
+    await this.#sql.exec(`INSERT INTO charity_names (${NAME_COLUMNS}) SELECT ${NAME_COLUMNS} FROM charities`);
     await this.#sql.exec('ALTER TABLE charity_names ADD CONSTRAINT charity_names_pkey PRIMARY KEY (id)');
   }
 

@@ -69,6 +69,9 @@ const UPDATE_SQL = new Map<string, string>();
  */
 const PREPARED = { prepare: true } as const;
 
+/** The results of a payment whose processor answer may still be written (not yet resolved by an operator). */
+const AWAITING_ANSWER = [PaymentResult.Pending, PaymentResult.Processing];
+
 /**
  * Records the processor's answer on a payment still Pending (or Processing); false when it is no
  * longer pending (an operator resolved it meanwhile with `payments pending resolve`). Fixed SQL
@@ -83,7 +86,7 @@ async function completePayment(sql: SqlClient, id: string, changes: Partial<Paym
   let text = UPDATE_SQL.get(signature);
   if (!text) {
     const sets = keys.map((k, i) => `${COLUMN_BY_KEY.get(k)!.name} = $${i + 2}`).join(', ');
-    text = `UPDATE payments SET ${sets} WHERE id = $1 AND payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing}) RETURNING id`;
+    text = `UPDATE payments SET ${sets} WHERE id = $1 AND payment_result IN (${AWAITING_ANSWER.join(', ')}) RETURNING id`;
     UPDATE_SQL.set(signature, text);
   }
   const params = keys.map((k) => {
@@ -721,7 +724,7 @@ export class PaymentService {
         const [row] = await tx
           .update(payments)
           .set(written)
-          .where(and(eq(payments.id, paymentGuid), inArray(payments.paymentResult, [PaymentResult.Pending, PaymentResult.Processing])))
+          .where(and(eq(payments.id, paymentGuid), inArray(payments.paymentResult, AWAITING_ANSWER)))
           .returning({ id: payments.id });
         // Nothing of it stays: the token is for this payment's approval.
         if (!row) throw notPending;
