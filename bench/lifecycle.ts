@@ -9,12 +9,12 @@
  * transactions around the processor call, about seven statements); a 50,000-payment batch
  * closes in under 10 s.
  */
-import { ManualClock } from '../src/clock.ts';
+import { ManualClock } from '../src/platform/clock.ts';
 import { testConfig } from '../src/config.ts';
-import { cryptoIds } from '../src/ids.ts';
-import { createServices } from '../src/services/index.ts';
-import { type Store, openPglite, openPostgres } from '../src/store/database.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { cryptoIds } from '../src/platform/ids.ts';
+import { createServices } from '../src/composition.ts';
+import { type Store, openPglite, openPostgres } from '../src/platform/database/database.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { load, startServer } from './lib/harness.ts';
 import { seedTestPartner } from './lib/seed.ts';

@@ -10,8 +10,8 @@
  */
 import { withThrowawayDatabase } from './lib/database.ts';
 import { baselineInsert, capturePayment, paymentReplay, rate } from './lib/payment-writes-alone.ts';
-import { openPostgres } from '../src/store/database.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openPostgres } from '../src/platform/database/database.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 
 const CLIENTS = 32;
 

@@ -4,26 +4,26 @@ import type { Socket } from 'node:net';
 import type { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
-import { apiPlugin } from './api/index.ts';
-import { healthRoutes } from './api/health.ts';
-import { registerOpenApi } from './api/openapi.ts';
-import { clientErrorResponse, sendBrokenRules, sendProblem } from './api/problems.ts';
+import { apiPlugin } from './http/api/index.ts';
+import { healthRoutes } from './http/api/health.ts';
+import { registerOpenApi } from './http/api/openapi.ts';
+import { clientErrorResponse, sendBrokenRules, sendProblem } from './http/api/problems.ts';
 import { ErrorCode } from './domain/error-codes.ts';
-import { BrokenRule, ProblemDetails } from './api/wire.ts';
-import { GATEWAY_PATH, gatewayPlugin } from './gateway/plugin.ts';
-import { httpsServerOptions } from './gateway/transport.ts';
-import { lazyChildLogger } from './lazy-logger.ts';
-import { loggerOptions } from './logging.ts';
-import { payPageBadRequest, payPagePlugin } from './paypage/plugin.ts';
-import { RouteTable } from './route-table.ts';
-import { DatabaseAvailability } from './store/database-availability.ts';
+import { BrokenRule, ProblemDetails } from './http/api/wire.ts';
+import { GATEWAY_PATH, gatewayPlugin } from './http/gateway/plugin.ts';
+import { httpsServerOptions } from './http/gateway/transport.ts';
+import { lazyChildLogger } from './platform/lazy-logger.ts';
+import { loggerOptions } from './platform/logging.ts';
+import { payPageBadRequest, payPagePlugin } from './http/paypage/plugin.ts';
+import { RouteTable } from './http/route-table.ts';
+import { DatabaseAvailability } from './platform/database/availability.ts';
 
 
 function strictGuidFormat(ajv: Ajv): void {
   ajv.addFormat('uuid', GUID);
 }
-import type { Services } from './services/index.ts';
-import { GUID } from './ids.ts';
+import type { Services } from './composition.ts';
+import { GUID } from './platform/ids.ts';
 
 export interface AppOptions {
   services: Services;

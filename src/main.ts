@@ -1,20 +1,20 @@
 import { buildApp } from './app.ts';
-import { dropOutputWhenReaderGone } from './closed-output.ts';
-import { startBackgroundJobs, backgroundJobs } from './background.ts';
-import { systemClock } from './clock.ts';
+import { dropOutputWhenReaderGone } from './platform/closed-output.ts';
+import { startBackgroundJobs, backgroundJobs } from './platform/jobs.ts';
+import { systemClock } from './platform/clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { formatCutoff } from './domain/settlement-cutoff.ts';
 import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
-import { cryptoIds } from './ids.ts';
-import { createServices, type Services } from './services/index.ts';
+import { cryptoIds } from './platform/ids.ts';
+import { createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import { type DataDirLock, DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts';
-import { isDatabaseUnavailable } from './store/database-errors.ts';
-import { openStore } from './store/database.ts';
-import { UNKNOWN_AFTER_MINUTES } from './services/processor-outcome.ts';
-import { checkVaultKeysAtStart } from './services/vault-key-check.ts';
-import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './services/clock-agreement.ts';
+import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
+import { isDatabaseUnavailable } from './platform/database/errors.ts';
+import { openStore } from './platform/database/database.ts';
+import { UNKNOWN_AFTER_MINUTES } from './modules/payments/processor-outcome.ts';
+import { checkVaultKeysAtStart } from './modules/vault/key-check.ts';
+import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './modules/operations/clock-agreement.ts';
 
 /** Several servers on one database must share SETTLEMENT_CUTOFF: each closes batches at its own. */
 async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Promise<void> {
@@ -31,7 +31,7 @@ async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Pr
 }
 
 /**
- * A database restored from a backup or copied (src/services/database-identity.ts): settlement and
+ * A database restored from a backup or copied (src/modules/operations/database-identity-service.ts): settlement and
  * billing wait for an operator, who must first make sure the old copy is stopped and reconcile
  * with the processor. Said at start, with the steps.
  */
@@ -51,7 +51,7 @@ async function warnOfMovedDatabase(services: Services, log: FastifyBaseLogger): 
 /**
  * Access tokens, pay link leases and settlement claims are timed by the clock of the server that
  * writes them and read by others': a server whose clock is off by minutes serves them too long or
- * too short, and its settlement and billing runs are skipped (src/background.ts). Said at start.
+ * too short, and its settlement and billing runs are skipped (src/platform/jobs.ts). Said at start.
  */
 async function warnOfClockSkew(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { oldNodeMessage } from '../bin/node-version.js';
 import { freePort, runCliProcess, runServiceExpectingExit, SERVER_ENTRY, SERVER_NODE_FLAGS, startService } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
-import { openStore } from '../src/store/database.ts';
+import { openStore } from '../src/platform/database/database.ts';
 
 /** What `npm start` does on a fresh machine, run as a real process on this run's kind of store. */
 let env: Record<string, string>;

@@ -1,10 +1,10 @@
 import pg from 'pg';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
-import { openPostgres, type Store } from '../../src/store/database.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
+import { openPostgres, type Store } from '../../src/platform/database/database.ts';
+import { migrate } from '../../src/platform/database/migrate.ts';
 import { seedTestPartner } from './seed.ts';
 
 /** The PostgreSQL server of the billing benchmark: BENCH_DATABASE_URL, DATABASE_URL, or the local one. */

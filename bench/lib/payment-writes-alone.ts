@@ -5,11 +5,11 @@
  * much of the payment/baseline gap the service could still close and how much is the writes'.
  */
 import { randomUUID } from 'node:crypto';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices } from '../../src/services/index.ts';
-import { openPostgres, type SqlClient } from '../../src/store/database.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices } from '../../src/composition.ts';
+import { openPostgres, type SqlClient } from '../../src/platform/database/database.ts';
 import { seedTestPartner } from './seed.ts';
 
 interface Statement {

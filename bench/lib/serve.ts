@@ -5,12 +5,12 @@
  * generator does not share its event loop. Prints "READY <port> <json>" when listening.
  */
 import { buildApp } from '../../src/app.ts';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/platform/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices } from '../../src/services/index.ts';
-import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices } from '../../src/composition.ts';
+import { openPglite, openPostgres, type Store } from '../../src/platform/database/database.ts';
+import { migrate } from '../../src/platform/database/migrate.ts';
 import { seedTestPartner } from './seed.ts';
 
 const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import type { Services } from '../services/index.ts';
-import { GUID } from '../ids.ts';
+import type { Services } from '../composition.ts';
+import { GUID } from '../platform/ids.ts';
 
 export class UsageError extends Error {}
 

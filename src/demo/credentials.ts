@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PartnerKind } from '../domain/partner.ts';
-import { makePrivateDir } from '../private-dir.ts';
+import { makePrivateDir } from '../platform/private-dir.ts';
 
 export interface DemoPartnerCredentials {
   name: string;

@@ -1,9 +1,9 @@
 import type { FeeSchedule } from '../domain/fee-schedule.ts';
-import { loadSampleCharitiesOnce } from '../services/charity-import-samples.ts';
-import type { Services } from '../services/index.ts';
-import { appSettings } from '../store/schema/index.ts';
+import { loadSampleCharitiesOnce } from '../modules/charities/import-samples.ts';
+import type { Services } from '../composition.ts';
+import { appSettings } from '../platform/database/schema/index.ts';
 import { type DemoCredentials, type DemoGatewayUser, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
-import { eq } from '../store/drizzle.ts';
+import { eq } from '../platform/database/drizzle.ts';
 
 const DEMO_KEY = 'demo';
 const DEMO_LOCK = 727_002;

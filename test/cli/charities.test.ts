@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFileError } from '../../src/cli/readable-file.ts';
-import { SAMPLE_DIR } from '../../src/services/charity-import-samples.ts';
+import { SAMPLE_DIR } from '../../src/modules/charities/import-samples.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { freshDatabase } from '../helpers/store.ts';

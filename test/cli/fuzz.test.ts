@@ -6,16 +6,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Command, UsageError } from '../../src/cli/command.ts';
 import { commands } from '../../src/cli/commands/index.ts';
 import { runCli } from '../../src/cli/main.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import type { SaleResult } from '../../src/processors/processor.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices } from '../../src/services/index.ts';
-import { NotFoundError, ValidationError } from '../../src/services/errors.ts';
-import { OperatorInputError } from '../../src/services/partners.ts';
-import { SAMPLE_DIR } from '../../src/services/charity-import-samples.ts';
-import { DataDirLockedError } from '../../src/store/data-dir-lock.ts';
-import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices } from '../../src/composition.ts';
+import { NotFoundError, ValidationError } from '../../src/domain/errors.ts';
+import { OperatorInputError } from '../../src/modules/partners/partner-service.ts';
+import { SAMPLE_DIR } from '../../src/modules/charities/import-samples.ts';
+import { DataDirLockedError } from '../../src/platform/data-dir-lock.ts';
+import { openPglite, openPostgres, type Store } from '../../src/platform/database/database.ts';
 import { cardPaymentInput, seedTestPartner, type TestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { FUZZ_SCALE } from '../helpers/fuzz.ts';
@@ -47,8 +47,8 @@ const RUNS = { perCommand: Math.round(25 * FUZZ_SCALE), words: Math.round(60 * F
 
 const hoisted = vi.hoisted(() => ({ store: undefined as unknown, stdin: '' }));
 
-vi.mock('../../src/store/database.ts', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('../../src/store/database.ts')>();
+vi.mock('../../src/platform/database/database.ts', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('../../src/platform/database/database.ts')>();
   // The CLI closes the store it opened after every command: give it a handle whose close does nothing.
   return { ...mod, openStore: async () => ({ ...(hoisted.store as Store), close: async () => {} }) };
 });
@@ -501,7 +501,7 @@ describe('operator CLI: regressions', () => {
 
   // Was: `payments pending resolve <PaymentGuid> ... --force` always failed, on PostgreSQL and
   // PGlite, with "error: time zone displacement out of range: "+275760-09-13T00:00:00.000Z""
-  // (src/services/pending-payments.ts sent new Date(8.64e15) as the age limit).
+  // (src/modules/payments/held-outcome-service.ts sent new Date(8.64e15) as the age limit).
   it('pending resolve --force records the outcome of a pending payment', async () => {
     const guid = await strandedPayment('cli-fuzz-force');
     const res = await cli(['pending', 'resolve', guid, '--not-processed', '--force']);

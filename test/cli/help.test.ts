@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COMMON_OPTIONS } from '../../src/cli/command.ts';
 import { commands } from '../../src/cli/commands/index.ts';
 import { runCli } from '../../src/cli/main.ts';
-import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../src/services/partners.ts';
+import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../src/modules/partners/partner-service.ts';
 
 /**
  * `payments <command> --help`, `payments help <command>` and a group's name alone. Help never opens

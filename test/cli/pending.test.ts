@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { testConfig } from '../../src/config.ts';
-import { cryptoIds } from '../../src/ids.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
 import type { SaleResult } from '../../src/processors/processor.ts';
-import { createServices } from '../../src/services/index.ts';
-import { openStore } from '../../src/store/database.ts';
+import { createServices } from '../../src/composition.ts';
+import { openStore } from '../../src/platform/database/database.ts';
 import { cardPaymentInput, seedTestPartner } from '../helpers/context.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';

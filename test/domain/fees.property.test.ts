@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { feeBreakdownToWire } from '../../src/api/fees.ts';
+import { feeBreakdownToWire } from '../../src/http/api/fees.ts';
 import type { FeeSchedule } from '../../src/domain/fee-schedule.ts';
 import { parsePercent, percentOf, percentOfBig } from '../../src/domain/fee-rates.ts';
 import { type FeeBreakdown, FeeCalculationError, type FeeLineInput, quoteFees, quoteLine } from '../../src/domain/fees.ts';

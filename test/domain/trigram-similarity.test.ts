@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCsvLine } from '../../src/domain/charities/csv-line.ts';
 import { searchText } from '../../src/domain/charities/search-text.ts';
 import { TrigramQuery, trigrams } from '../../src/domain/charities/trigram-similarity.ts';
-import { openPglite, type Store } from '../../src/store/database.ts';
+import { openPglite, type Store } from '../../src/platform/database/database.ts';
 
 /** Real names from the shipped IRS sample, normalized as the directory stores them. */
 function realNames(): string[] {

@@ -3,16 +3,16 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, systemClock } from '../../src/clock.ts';
+import { ManualClock, systemClock } from '../../src/platform/clock.ts';
 import { testConfig } from '../../src/config.ts';
 import { createDemoPartner } from '../../src/demo/seed.ts';
 import { addDays, utcDate } from '../../src/domain/billing-dates.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices } from '../../src/services/index.ts';
-import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../src/services/processor-outcome.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { KEY_FILE } from '../../src/vault/key-file.ts';
-import { Vault } from '../../src/vault/vault.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices } from '../../src/composition.ts';
+import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../src/modules/payments/processor-outcome.ts';
+import { openStore, type Store } from '../../src/platform/database/database.ts';
+import { KEY_FILE } from '../../src/modules/vault/key-file.ts';
+import { Vault } from '../../src/modules/vault/vault.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { SERVER_NODE_FLAGS, freePort, runCliProcess, startService } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
@@ -525,12 +525,12 @@ describe('a service killed with SIGKILL while taking payments', () => {
  * Files that were written with one `writeFileSync` (open with O_CREAT|O_EXCL, then write): a kill
  * between the two system calls left the file empty. Reproduced with a real SIGKILL by delaying
  * the write with strace (`strace -f -P <file> -e inject=write:delay_enter=5000000 node src/main.ts`,
- * then `kill -KILL` during the delay). They are now created whole (src/atomic-file.ts: a synced
+ * then `kill -KILL` during the delay). They are now created whole (src/platform/atomic-file.ts: a synced
  * temporary file, hard-linked into place); these tests start from the empty file an older
  * version could leave, and both failed before the fix.
  */
 describe('a file a kill left empty while it was being created', () => {
-  // src/store/data-dir-lock.ts: an empty (unreadable) lock file was "being written right now" on
+  // src/platform/data-dir-lock.ts: an empty (unreadable) lock file was "being written right now" on
   // every attempt, so the service and the CLI refused the data directory for good ("Could not
   // lock the data directory"), until someone deleted payments.lock by hand.
   it.skipIf(!!testDatabaseUrl())('payments.lock: the service starts on the data directory all the same', { timeout: 120_000 }, async () => {
@@ -545,7 +545,7 @@ describe('a file a kill left empty while it was being created', () => {
     expect(await service.stop()).toBe(0);
   });
 
-  // src/vault/key-file.ts (createKeyFile): left empty, the key file was "not readable JSON" to
+  // src/modules/vault/key-file.ts (createKeyFile): left empty, the key file was "not readable JSON" to
   // every later process: each Tokenize payment was approved without its token, and the gateway's
   // GetToken answered Internal_Error, until an operator removed the file. Nothing was ever sealed
   // under a key that was never written, so an empty file is replaced.

@@ -6,7 +6,7 @@ import { type Browser, type BrowserContext, type Page, chromium } from 'playwrig
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 import { hasChromium } from '../helpers/tools.ts';
-import { type Body, linkBody } from '../paypage/paylink-helpers.ts';
+import { type Body, linkBody } from '../http/paypage/paylink-helpers.ts';
 
 /**
  * The pay page in a real browser: Debian's Chromium, headless, driven by playwright-core. One

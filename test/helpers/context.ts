@@ -1,14 +1,14 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
 import { type Config, testConfig } from '../../src/config.ts';
 import { createDemoPartner } from '../../src/demo/seed.ts';
-import { cryptoIds } from '../../src/ids.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
 import type { ProcessorAdapter } from '../../src/processors/processor.ts';
-import type { CardPaymentInput } from '../../src/services/payment-input.ts';
-import type { Store } from '../../src/store/database.ts';
+import type { CardPaymentInput } from '../../src/modules/payments/payment-input.ts';
+import type { Store } from '../../src/platform/database/database.ts';
 import { freshStore } from './store.ts';
 
 export interface TestPartner {

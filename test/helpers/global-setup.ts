@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPglite, openPostgres } from '../../src/store/database.ts';
-import { migrate } from '../../src/store/migrate.ts';
+import { openPglite, openPostgres } from '../../src/platform/database/database.ts';
+import { migrate } from '../../src/platform/database/migrate.ts';
 import { testDatabaseUrl, withDatabase } from './database-url.ts';
 
 declare module 'vitest' {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPglite, openPostgres, type Store } from '../../src/store/database.ts';
+import { openPglite, openPostgres, type Store } from '../../src/platform/database/database.ts';
 import { testDatabaseUrl, withDatabase } from './database-url.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/platform/database/database.ts';
 
 /** What the driver throws when PostgreSQL cannot be reached. */
 export function unreachableDatabaseError(): Error {

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { PaymentResult, ProcessStatus } from '../../src/domain/payment-status.ts';
 import { type ProcessorAdapter, ProcessorTimeoutError } from '../../src/processors/processor.ts';
 import { ProcessorRegistry } from '../../src/processors/registry.ts';
-import { UNKNOWN_OUTCOME_MESSAGE } from '../../src/services/payments.ts';
+import { UNKNOWN_OUTCOME_MESSAGE } from '../../src/modules/payments/payment-service.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
 /** Every processor call has a deadline (PROCESSOR_TIMEOUT): past it, the outcome counts as unknown. */

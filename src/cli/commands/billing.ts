@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
-import { loggerOptions } from '../../logging.ts';
+import { loggerOptions } from '../../platform/logging.ts';
 import { type Command, type CommandOption, UsageError } from '../command.ts';
 import { refuseWaitingDatabase } from './database.ts';
 

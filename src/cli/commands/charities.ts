@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ImportFileReport, ImportReport } from '../../services/charity-import.ts';
+import type { ImportFileReport, ImportReport } from '../../modules/charities/import-service.ts';
 import { type Command, UsageError } from '../command.ts';
 import { checkReadableFile } from '../readable-file.ts';
 

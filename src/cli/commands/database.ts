@@ -1,11 +1,11 @@
-import type { Services } from '../../services/index.ts';
-import { AlreadyConfirmedError, type DatabaseIdentity } from '../../services/database-identity.ts';
+import type { Services } from '../../composition.ts';
+import { AlreadyConfirmedError, type DatabaseIdentity } from '../../modules/operations/database-identity-service.ts';
 import { type Command, UsageError } from '../command.ts';
 
 /**
  * A database restored from a backup or copied: settlement and billing wait until the operator has
  * stopped the old copy, reconciled with the processor, and confirmed it here (see
- * src/services/database-identity.ts and README "Backup and restore").
+ * src/modules/operations/database-identity-service.ts and README "Backup and restore").
  */
 
 const WAITING =

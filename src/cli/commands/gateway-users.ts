@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { GATEWAY_CODES } from '../../services/gateway.ts';
+import { GATEWAY_CODES } from '../../modules/gateway/gateway-service.ts';
 import { type Command, type CommandOption, UsageError, clientIdArg, requiredPositional, requiredString } from '../command.ts';
 
 const PASSWORD_STDIN: CommandOption = {

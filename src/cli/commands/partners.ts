@@ -1,4 +1,4 @@
-import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../services/partners.ts';
+import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../modules/partners/partner-service.ts';
 import type { Command } from '../command.ts';
 import { UsageError, requiredPositional, requiredString } from '../command.ts';
 

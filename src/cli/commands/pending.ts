@@ -1,6 +1,6 @@
 import { formatCents } from '../../domain/money.ts';
-import type { PayLinkAfterResolution } from '../../services/pending-payments.ts';
-import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../services/processor-outcome.ts';
+import type { PayLinkAfterResolution } from '../../modules/payments/held-outcome-service.ts';
+import { type ProcessorOutcome, UNKNOWN_AFTER_MINUTES } from '../../modules/payments/processor-outcome.ts';
 import { type Command, UsageError, requiredPositional } from '../command.ts';
 
 const RESOLVE_USAGE =

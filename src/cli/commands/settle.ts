@@ -1,7 +1,7 @@
 import { parseCalendarDate } from '../../domain/billing-dates.ts';
 import { formatCents } from '../../domain/money.ts';
-import { ValidationError } from '../../services/errors.ts';
-import type { SettlementRun } from '../../services/settlement.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import type { SettlementRun } from '../../modules/adjustments/settlement-service.ts';
 import { type Command, UsageError } from '../command.ts';
 import { refuseWaitingDatabase } from './database.ts';
 

@@ -1,5 +1,5 @@
-import { generateKey } from '../../vault/keys.ts';
-import { refuseNewKeyFileIfLost } from '../../services/vault-key-check.ts';
+import { generateKey } from '../../modules/vault/keys.ts';
+import { refuseNewKeyFileIfLost } from '../../modules/vault/key-check.ts';
 import type { Command } from '../command.ts';
 
 /**

@@ -1,0 +1,427 @@
+import type { Clock } from '../../platform/clock.ts';
+import { ErrorCode } from '../../domain/error-codes.ts';
+import { PaymentResult, ProcessStatus } from '../../domain/payment-status.ts';
+import { formatCutoff, latestCutoff } from '../../domain/settlement-cutoff.ts';
+import type { Ids } from '../../platform/ids.ts';
+import { ProcessorNotReachedError } from '../../processors/processor.ts';
+import type { ProcessorRegistry } from '../../processors/registry.ts';
+import type { Db, DbOrTx } from '../../platform/database/database.ts';
+import { type SettlementTotals, settlementBatches } from '../../platform/database/schema/index.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { and, asc, desc, eq, lt, sql } from '../../platform/database/drizzle.ts';
+import { rowsOf } from '../../platform/database/rows.ts';
+
+export type SettlementBatch = typeof settlementBatches.$inferSelect;
+
+export interface SettlementRun {
+  batch: SettlementBatch;
+  /** false: a batch for this moment had already been closed (by this or another process); nothing was done. */
+  created: boolean;
+}
+
+/** Any fixed number, distinct from the other advisory locks of the service. */
+const SETTLEMENT_LOCK = 727_005;
+
+type Totals = { currency: string; n: number; cents: string }[];
+type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[] };
+
+/** Per processor and currency, the claimed payments (`moved`): count, sum and transaction ids. */
+const SHARES_OF_MOVED = sql`
+      SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
+             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
+        FROM moved JOIN processors pr ON pr.id = moved.processor_id
+       GROUP BY 1, 2, 3 ORDER BY 1, 3`;
+
+
+/**
+ * A batch left 'closing' longer than this is taken over by the next run: the run that claimed it
+ * stopped (or its processor never answered) between the claim and the close.
+ */
+export const CLOSING_TAKEOVER_MS = 10 * 60_000;
+
+/** The batch row as this run's claim left it: 'closing' since the claim's time (not taken over). */
+const stillClaimed = (claim: Claim) =>
+  and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt));
+
+/** What the processors answered to a batch's capture, by processor id. */
+interface CaptureAnswers {
+  accepted: string[];
+  /** Definitely not captured: refused, or never reached. */
+  refused: { processorId: string; error: unknown }[];
+  /** No answer received: it may have captured. */
+  unknown: { processorId: string; error: unknown }[];
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A batch claimed by this run: its id, the claim's time (a fencing token) and its payments' shares. */
+interface Claim {
+  batchId: string;
+  claimedAt: Date;
+  shares: SettledShare[];
+}
+
+/**
+ * Closes settlement batches: every authorized payment up to a moment becomes Settled (4) with the
+ * batch's id and the settlement time, and every ACH refund accepted up to that moment completes
+ * (AwaitingRefund 7 -> Refunded 8).
+ *
+ * In two steps, with the processors asked between them and outside any transaction (as refunds
+ * and voids are), so that a slow or stuck processor holds no row locks and, on PGlite, not the
+ * whole database (a slow-processor audit: one slow capture exhausted the pool with voids waiting
+ * on locked payments):
+ * 1. claim (one transaction, runs take turns under an advisory lock): the batch row, 'closing',
+ *    and its payments, which keep Authorized with the batch's id (a void of one is refused, a
+ *    later run's claim skips it);
+ * 2. each processor captures its share;
+ * 3. close (one transaction): the payments settle, ACH refunds complete, the batch is 'closed'.
+ * A definite refusal gives the payments back and removes the batch, so that the next run tries
+ * again. A run that stops between the steps, or whose processor's answer was not received, leaves
+ * the batch 'closing': after its takeover time (#takeOverAfterMs) the worker takes it over and
+ * asks the processors again under the same reference (they deduplicate on it). The claim's time
+ * fences the steps: a run whose batch was taken over changes nothing.
+ *
+ * Safe with several processes on one database: the batch row for a moment is unique (a second run
+ * for the same moment finds the first and does nothing), and each payment is claimed with a
+ * conditional UPDATE that PostgreSQL re-checks after waiting for a concurrent writer, so a payment
+ * settles once, in one batch. A payment with a refund or void in flight is left for the next batch.
+ */
+export class SettlementService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #cutoffMinutes: number;
+  readonly #adapters: ProcessorRegistry;
+  readonly #processorTimeoutMs: number;
+
+  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry; processorTimeoutMs?: number }) {
+    this.#db = deps.db;
+    this.#adapters = deps.adapters;
+    this.#processorTimeoutMs = deps.processorTimeoutMs ?? 0;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#cutoffMinutes = deps.cutoffMinutes;
+  }
+
+  /** The most recent cut-off moment by the injected clock. */
+  latestCutoff(): Date {
+    return latestCutoff(this.#clock.now(), this.#cutoffMinutes);
+  }
+
+  /**
+   * The cut-off (HH:MM UTC) of the latest scheduled batch when it is not this process's: another
+   * server on the database closes batches at another time, so payments settle at two cut-offs a
+   * day, some hours early (and can then only be refunded). Undefined when they agree or no
+   * scheduled batch exists yet.
+   */
+  async otherCutoffInUse(): Promise<string | undefined> {
+    const [latest] = await this.#db
+      .select({ cutoffAt: settlementBatches.cutoffAt })
+      .from(settlementBatches)
+      .where(eq(settlementBatches.trigger, 'cutoff'))
+      .orderBy(desc(settlementBatches.cutoffAt))
+      .limit(1);
+    if (!latest) return undefined;
+    const minutes = latest.cutoffAt.getUTCHours() * 60 + latest.cutoffAt.getUTCMinutes();
+    return minutes === this.#cutoffMinutes ? undefined : formatCutoff(minutes);
+  }
+
+  /**
+   * The worker's check: batches left 'closing' past their takeover time are closed now (each on
+   * its own: one that keeps failing does not hold up the rest), and when the latest cut-off has no
+   * batch yet, one is closed as of that cut-off. Returns the latest cut-off's run, undefined when
+   * there was nothing to do for it.
+   */
+  async settleIfCutoffPassed(): Promise<SettlementRun | undefined> {
+    const stale = new Date(this.#clock.now().getTime() - CLOSING_TAKEOVER_MS);
+    const abandoned = await this.#db
+      .select({ cutoffAt: settlementBatches.cutoffAt })
+      .from(settlementBatches)
+      .where(and(eq(settlementBatches.state, 'closing'), lt(settlementBatches.closedAt, stale)))
+      .orderBy(asc(settlementBatches.cutoffAt));
+    let failed: unknown;
+    for (const { cutoffAt } of abandoned) {
+      try {
+        await this.#run(cutoffAt, 'cutoff', { takeOverOnly: true });
+      } catch (err) {
+        failed ??= err;
+      }
+    }
+    const cutoff = this.latestCutoff();
+    const [existing] = await this.#db.select({ id: settlementBatches.id }).from(settlementBatches).where(eq(settlementBatches.cutoffAt, cutoff));
+    const run = existing ? undefined : await this.settle({ asOf: cutoff, trigger: 'cutoff' });
+    if (failed !== undefined) throw failed;
+    return run;
+  }
+
+  /**
+   * Closes the batch of everything authorized up to `asOf` (default: now). Idempotent per moment.
+   * A moment in the future is refused: payments authorized between now and then would miss it.
+   */
+  async settle(options: { asOf?: Date; trigger?: 'cutoff' | 'operator' } = {}): Promise<SettlementRun> {
+    const now = this.#clock.now();
+    const asOf = options.asOf ?? now;
+    if (Number.isNaN(asOf.getTime())) throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: 'asOf', message: 'The settlement moment is not a valid date-time.' }]);
+    if (asOf.getTime() > now.getTime()) {
+      throw new ValidationError([{ code: ErrorCode.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
+    }
+    return (await this.#run(asOf, options.trigger ?? 'operator', { takeOverOnly: false }))!;
+  }
+
+  /**
+   * The three steps. A definite refusal (or a processor never reached) gives that processor's
+   * payments back (all of them, and the batch, when no processor accepted); an answer not
+   * received (a timeout, a broken answer) leaves the batch 'closing': the processor may have
+   * captured, so the batch is taken over later and its processors asked again under the same
+   * references, which they deduplicate on. Giving back payments a processor may have captured
+   * would let a later run send them under another moment's reference, to be captured twice.
+   * `takeOverOnly`: only a batch left 'closing' is closed; none is made (undefined then).
+   */
+  async #run(asOf: Date, trigger: 'cutoff' | 'operator', options: { takeOverOnly: boolean }): Promise<SettlementRun | undefined> {
+    const claim = await this.#claim(asOf, trigger, this.#clock.now(), options.takeOverOnly);
+    if (claim === undefined) return undefined;
+    if (!('batchId' in claim)) return { batch: claim.batch, created: false };
+    const answers = await this.#captureShares(asOf, claim.shares);
+    if (answers.unknown.length > 0) {
+      const first = answers.unknown[0]!;
+      throw new Error(
+        `processor ${first.processorId}'s answer to the settlement capture of ${asOf.toISOString()} was not received (${errorMessage(first.error)}): ` +
+          `the batch stays closing and is asked again under the same references after ${Math.round(this.#takeOverAfterMs(claim.shares) / 60_000)} minutes`,
+        { cause: first.error },
+      );
+    }
+    if (answers.refused.length === 0) return this.#close(claim, asOf);
+    const refusal = answers.refused.map((r) => errorMessage(r.error)).join('; ');
+    if (answers.accepted.length === 0) {
+      await this.#giveBack(claim);
+      throw new Error(refusal, { cause: answers.refused[0]!.error });
+    }
+    // Some processors captured their shares and others refused: those shares settle now (given
+    // back, they could be sent again under another moment's reference and captured twice), and
+    // the refused ones wait for the next batch.
+    const refusedIds = answers.refused.map((r) => r.processorId);
+    await this.#giveBack(claim, refusedIds);
+    const run = await this.#close(claim, asOf);
+    throw new Error(
+      `${refusal}: ${refusedIds.length === 1 ? "that processor's payments wait" : "those processors' payments wait"} for the next batch; ` +
+        `the other processors' shares settled in batch #${run.batch.batchNo} (${run.batch.settledCount} payments)`,
+    );
+  }
+
+  /**
+   * When a batch left 'closing' may be taken over: after CLOSING_TAKEOVER_MS, and after every one
+   * of its processors could have taken the whole PROCESSOR_TIMEOUT, one after another (a run that
+   * is only slow must not be taken over).
+   */
+  #takeOverAfterMs(shares: SettledShare[]): number {
+    const processors = new Set(shares.map((s) => s.processor_id)).size;
+    return Math.max(CLOSING_TAKEOVER_MS, (processors + 1) * this.#processorTimeoutMs);
+  }
+
+  /**
+   * Step 1: the batch of this moment, 'closing', and its payments claimed; or, when the moment
+   * has a batch already, that batch (closed, or being closed by another run), unless it was left
+   * 'closing' past its takeover time, which this run then takes over. With `takeOverOnly`, no
+   * batch is made (undefined when the moment has none).
+   */
+  async #claim(asOf: Date, trigger: 'cutoff' | 'operator', now: Date, takeOverOnly: boolean): Promise<Claim | { batch: SettlementBatch } | undefined> {
+    return this.#db.transaction(async (tx) => {
+      // Runs take turns (released at commit): two runs claiming many of the same rows at once
+      // could otherwise lock them in different orders and deadlock.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK}::bigint)`);
+      const id = this.#ids.uuid();
+      const inserted = takeOverOnly
+        ? []
+        : await tx
+            .insert(settlementBatches)
+            .values({ id, cutoffAt: asOf, trigger, state: 'closing', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
+            .onConflictDoNothing({ target: settlementBatches.cutoffAt })
+            .returning({ id: settlementBatches.id });
+      if (inserted.length > 0) return { batchId: id, claimedAt: now, shares: await this.#claimPayments(tx, id, asOf) };
+      // Another run (maybe another process) made this moment's batch; it has committed.
+      const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
+      if (!batch) return undefined;
+      if (batch.state === 'closed') return { batch };
+      const shares = await this.#claimedShares(tx, batch.id);
+      if (now.getTime() - batch.closedAt.getTime() < this.#takeOverAfterMs(shares)) return { batch };
+      await tx.update(settlementBatches).set({ closedAt: now }).where(eq(settlementBatches.id, batch.id));
+      return { batchId: batch.id, claimedAt: now, shares };
+    });
+  }
+
+  /**
+   * A refusal: the claimed payments are given back and the batch removed (the next run tries
+   * again); with `processorIds`, only those processors' payments, and the batch stays.
+   */
+  async #giveBack(claim: Claim, processorIds?: string[]): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const mine = await tx
+        .select({ id: settlementBatches.id })
+        .from(settlementBatches)
+        .where(stillClaimed(claim))
+        .for('update');
+      // Taken over meanwhile: the batch is the other run's now.
+      if (mine.length === 0) return;
+      // The payments first: their key to the batch is checked when the batch row is deleted.
+      await tx.execute(sql`
+        UPDATE payments SET settlement_batch_id = NULL
+         WHERE settlement_batch_id = ${claim.batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+           ${processorIds ? sql`AND processor_id IN (${sql.join(processorIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}`);
+      if (!processorIds) await tx.delete(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+    });
+  }
+
+  /** Step 3: the claimed payments settle, ACH refunds complete, the batch closes (unless taken over meanwhile). */
+  async #close(claim: Claim, asOf: Date): Promise<SettlementRun> {
+    const now = this.#clock.now();
+    return this.#db.transaction(async (tx) => {
+      const mine = await tx
+        .update(settlementBatches)
+        .set({ state: 'closed', closedAt: now })
+        .where(stillClaimed(claim))
+        .returning({ id: settlementBatches.id });
+      if (mine.length === 0) {
+        // Taken over meanwhile: closed by the run that took it over, or still being closed by it.
+        const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+        if (batch) return { batch, created: false };
+        // ...or given back by it, after a refusal: this run's capture was accepted, yet its
+        // payments are Authorized again. Said, for the operator to reconcile with the processor.
+        throw new Error(
+          `the settlement batch of ${asOf.toISOString()} was taken over by another run and given back after a refusal, although this run's capture was accepted: ` +
+            `check the processors' records for the references settle-${asOf.toISOString()}-<processor id> before the payments settle again`,
+        );
+      }
+      const settled = await this.#settleClaimed(tx, claim.batchId, now);
+      const refunded = await this.#completeAchRefunds(tx, claim.batchId, asOf, now);
+      const totals: SettlementTotals = {};
+      const at = (currency: string) => (totals[currency] ??= { settledCount: 0, settledCents: 0, refundedCount: 0, refundedCents: 0 });
+      for (const r of settled) Object.assign(at(r.currency), { settledCount: r.n, settledCents: Number(r.cents) });
+      for (const r of refunded) Object.assign(at(r.currency), { refundedCount: r.n, refundedCents: Number(r.cents) });
+      const [batch] = await tx
+        .update(settlementBatches)
+        .set({ settledCount: sum(settled), achRefundsCompleted: sum(refunded), totals })
+        .where(eq(settlementBatches.id, claim.batchId))
+        .returning();
+      return { batch: batch!, created: true };
+    });
+  }
+
+  /**
+   * Each processor is asked to capture its share of the batch, every one whatever the others
+   * answered: accepted, refused (a definite refusal, or never reached: nothing was captured), or
+   * unknown (no answer received: it may have captured).
+   */
+  async #captureShares(cutoffAt: Date, shares: SettledShare[]): Promise<CaptureAnswers> {
+    const byProcessor = new Map<string, SettledShare[]>();
+    for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
+    const answers: CaptureAnswers = { accepted: [], refused: [], unknown: [] };
+    for (const [processorId, parts] of byProcessor) {
+      try {
+        const result = await this.#adapters.get(parts[0]!.adapter).settle({
+          // The same for every run of this moment, so that a run retried after a refusal or taken
+          // over cannot make a processor capture the same sales twice: the processor deduplicates
+          // on it. One per processor: a processor deduplicating on it must not take another's share.
+          batchId: settlementReference(cutoffAt, processorId),
+          processorId,
+          cutoffAt,
+          transactionIds: parts.flatMap((p) => p.transaction_ids),
+          totals: parts.map((p) => ({ currency: p.currency, count: p.n, amountCents: Number(p.cents) })),
+        });
+        if (result.accepted) answers.accepted.push(processorId);
+        else answers.refused.push({ processorId, error: new Error(`processor ${processorId} refused to close the batch: ${result.message}`) });
+      } catch (error) {
+        (error instanceof ProcessorNotReachedError ? answers.refused : answers.unknown).push({ processorId, error });
+      }
+    }
+    return answers;
+  }
+
+  /** Claims the authorized payments up to `asOf` not in another batch: per processor and currency, count, sum and transaction ids. */
+  async #claimPayments(tx: DbOrTx, batchId: string, asOf: Date): Promise<SettledShare[]> {
+    const result = await tx.execute(sql`
+      WITH moved AS (
+        UPDATE payments
+           SET settlement_batch_id = ${batchId}::uuid
+         WHERE process_status = ${ProcessStatus.Authorized}
+           AND payment_result = ${PaymentResult.Successful}
+           AND pending_adjustment_id IS NULL
+           AND settlement_batch_id IS NULL
+           AND processed_at <= ${asOf.toISOString()}::timestamptz
+        RETURNING processor_id, transaction_id, currency, total_amount_cents
+      )
+      ${SHARES_OF_MOVED}`);
+    return rowsOf(result);
+  }
+
+  /** The shares of a batch claimed earlier (a batch taken over). */
+  async #claimedShares(tx: DbOrTx, batchId: string): Promise<SettledShare[]> {
+    const result = await tx.execute(sql`
+      WITH moved AS (
+        SELECT processor_id, transaction_id, currency, total_amount_cents FROM payments
+         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+      )
+      ${SHARES_OF_MOVED}`);
+    return rowsOf(result);
+  }
+
+  /** Claimed (2, with the batch) -> Settled (4), per currency: count and sum. */
+  async #settleClaimed(tx: DbOrTx, batchId: string, now: Date): Promise<Totals> {
+    const result = await tx.execute(sql`
+      WITH moved AS (
+        UPDATE payments
+           SET process_status = ${ProcessStatus.Settled}, settled_at = ${now.toISOString()}::timestamptz
+         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+        RETURNING currency, total_amount_cents
+      )
+      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
+        FROM moved GROUP BY 1 ORDER BY 1`);
+    return rowsOf(result);
+  }
+
+  /** ACH refunds accepted up to `asOf`: AwaitingRefund (7) -> Refunded (8); the refund records completion. */
+  async #completeAchRefunds(tx: DbOrTx, batchId: string, asOf: Date, now: Date): Promise<Totals> {
+    const result = await tx.execute(sql`
+      WITH due AS (
+        SELECT id, payment_id FROM payment_adjustments
+         WHERE kind = 'refund' AND status = 'approved' AND completed_at IS NULL
+           AND processed_at <= ${asOf.toISOString()}::timestamptz
+      ), moved AS (
+        UPDATE payments p
+           SET process_status = ${ProcessStatus.Refunded}
+          FROM due
+         WHERE p.id = due.payment_id AND p.process_status = ${ProcessStatus.AwaitingRefund}
+        RETURNING p.currency, p.total_amount_cents, due.id AS adjustment_id
+      ), completed AS (
+        UPDATE payment_adjustments a
+           SET completed_at = ${now.toISOString()}::timestamptz, settlement_batch_id = ${batchId}::uuid
+          FROM moved
+         WHERE a.id = moved.adjustment_id
+        RETURNING a.id
+      )
+      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
+        FROM moved GROUP BY 1 ORDER BY 1`);
+    return rowsOf(result);
+  }
+
+  /** The most recent batches, newest first. */
+  async recentBatches(limit = 10, db: DbOrTx = this.#db): Promise<SettlementBatch[]> {
+    return db.select().from(settlementBatches).orderBy(desc(settlementBatches.cutoffAt)).limit(limit);
+  }
+}
+
+const sum = (rows: Totals) => rows.reduce((n, r) => n + r.n, 0);
+
+/** Our reference of one processor's share of the batch of a settlement moment, as it sees it. */
+export function settlementReference(asOf: Date, processorId: string): string {
+  return `settle-${asOf.toISOString()}-${processorId}`;
+}
+
+/** The processors' shares summed per currency. */
+function byCurrency(shares: SettledShare[]): Totals {
+  const totals = new Map<string, { n: number; cents: bigint }>();
+  for (const s of shares) {
+    const t = totals.get(s.currency) ?? { n: 0, cents: 0n };
+    totals.set(s.currency, { n: t.n + s.n, cents: t.cents + BigInt(s.cents) });
+  }
+  return [...totals].map(([currency, t]) => ({ currency, n: t.n, cents: String(t.cents) }));
+}

@@ -1,0 +1,282 @@
+import { countryProblem, emailProblem, ipProblem, phoneProblem, stateProblem, zipProblem } from '../../domain/address.ts';
+import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
+import type { Cents } from '../../domain/money.ts';
+import { GUID } from '../../platform/ids.ts';
+import { absoluteHttpUrlProblem } from '../../domain/http-url.ts';
+
+/**
+ * The rules of the spec's pay link table (and issue 7) that need no database: formats, the
+ * workflow and line rules. References (processor, source, tokens) and fees are checked by the
+ * service. Violations name the wire fields (`PaymentLines[0].Recurring`).
+ */
+
+/** Maximum lengths of the pay link table. */
+export const PAY_LINK_MAX_LENGTH = {
+  IpAddress: 40,
+  RedirectUrl: 500,
+  TranId: 100,
+  TransactionIdText: 100,
+  PoweredByText: 100,
+  PoweredByUrl: 500,
+  DonateButtonText: 100,
+  Language: 35,
+  DefaultCountryCode: 2,
+  Theme: 5000,
+  FirstName: 50,
+  LastName: 50,
+  Email: 100,
+  Street: 50,
+  City: 50,
+  State: 50,
+  Zip: 10,
+  Country: 2,
+  Phone: 20,
+  ExternalCardToken: 200,
+  ExternalCheckToken: 200,
+  ExternalEventId: 10,
+  ExternalEventName: 500,
+  ExternalConstituentId: 200,
+  ExternalCustomerId: 200,
+  ExternalLineId: 200,
+  ThemeFont: 100,
+} as const;
+
+export const MAX_THEME_FONTS = 50;
+export const MAX_PAY_LINK_LINES = 100;
+
+/**
+ * `Recurring` of a line, as the original embedded form numbers it, plus 9 Semi-Monthly (this
+ * service's extension). The names are the recurring profile's BillingFrequency values.
+ */
+export const RECURRING_FREQUENCIES: Readonly<Record<number, string>> = {
+  1: 'Daily',
+  2: 'Weekly',
+  3: 'Bi-Weekly',
+  4: 'Monthly',
+  5: 'Bi-Monthly',
+  6: 'Quarterly',
+  7: 'Semi-Annually',
+  8: 'Annually',
+  9: 'Semi-Monthly',
+};
+
+/** WorkflowType: 1 payment (also when absent or 0), 3 tokenize a card, 4 manage saved cards. */
+export type WorkflowType = 1 | 3 | 4;
+export const WORKFLOW_PAYMENT = 1;
+export const WORKFLOW_TOKENIZE = 3;
+export const WORKFLOW_MANAGE_CARDS = 4;
+
+/** One line of a link, as stored. */
+export interface PayLinkLine {
+  amountCents: Cents;
+  /** TransactionSourceGroupId, 1-12. */
+  type: number;
+  /** 0 one-time, 1-9 a BillingFrequency (RECURRING_FREQUENCIES). */
+  recurring: number;
+  /** The payer covers the processing fees of the line (this service's extension of the line). */
+  payFee: boolean;
+  externalLineId?: string;
+}
+
+/** A line as the edge read it: the amount already in cents (or a violation the edge reported). */
+export interface PayLinkLineInput {
+  amountCents?: Cents;
+  type?: number;
+  recurring?: number;
+  payFee?: boolean;
+  externalLineId?: string;
+}
+
+/** What POST /api/paylink says, in the service's terms. Text as sent; the theme already sanitized. */
+export interface PayLinkCreateInput {
+  processorGuid?: string;
+  integrationSource?: string;
+  ipAddress?: string;
+  redirectUrl?: string;
+  lines: PayLinkLineInput[];
+  tranId?: string;
+  showTransactionId?: boolean;
+  transactionIdText?: string;
+  poweredByText?: string;
+  poweredByUrl?: string;
+  donateButtonText?: string;
+  language?: string;
+  defaultCountryCode?: string;
+  /** Sanitized CSS (src/http/paypage/theme.ts). */
+  theme?: string;
+  themeFonts?: string[];
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  street?: string;
+  city?: string;
+  state?: string;
+  zip?: string;
+  country?: string;
+  phone?: string;
+  tokenizeCard?: boolean;
+  tokenGuid?: string;
+  externalCardToken?: string;
+  externalCheckToken?: string;
+  externalEventId?: string;
+  externalEventName?: string;
+  workflowType?: number;
+  externalConstituentId?: string;
+  externalCustomerId?: string;
+}
+
+/**
+ * Control characters: refused in the link's text fields (PostgreSQL cannot store U+0000, and none
+ * belongs in a name, an address or a URL). The Theme, CSS, may have tabs and line breaks.
+ */
+export const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F]/;
+export const THEME_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+const GATEWAY_KEY = /^\d{1,15}$/;
+/**
+ * "Open Sans", "Open Sans:400,700": a family name, optionally with weights 100-900. Name and
+ * weights are matched apart, each by an expression that cannot backtrack: one expression for
+ * both took 11 s on 10,000 characters (an audit of costly inputs; entries are at most 100).
+ */
+const THEME_FONT_FAMILY = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$/;
+const THEME_FONT_WEIGHTS = /^[1-9]00(?:\s*,\s*[1-9]00)*$/;
+
+const blank = (v: string | undefined): v is undefined => v === undefined || v.trim() === '';
+
+
+/** The family name of a ThemeFonts entry, or undefined when the entry is not a font name with weights. */
+export function themeFontFamily(entry: string): string | undefined {
+  const colon = entry.indexOf(':');
+  const family = (colon < 0 ? entry : entry.slice(0, colon)).trim();
+  if (!THEME_FONT_FAMILY.test(family)) return undefined;
+  if (colon >= 0 && !THEME_FONT_WEIGHTS.test(entry.slice(colon + 1).trim())) return undefined;
+  return family.replace(/\s+/g, ' ');
+}
+
+/** WorkflowType as stored: absent and 0 mean a payment. */
+export function workflowOf(value: number | undefined): WorkflowType | undefined {
+  if (value === undefined || value === 0 || value === 1) return 1;
+  if (value === 3 || value === 4) return value;
+  return undefined;
+}
+
+/** 3-letter currency of a link: from its Country, else DefaultCountryCode (CAD, AUD, else USD). */
+export function linkCurrency(country: string | undefined, defaultCountryCode: string | undefined): string {
+  const c = (country?.trim() || defaultCountryCode?.trim() || '').toUpperCase();
+  return c === 'CA' ? 'CAD' : c === 'AU' ? 'AUD' : 'USD';
+}
+
+class Violations {
+  readonly list: RuleViolation[] = [];
+  /** Fields already reported (one violation each): a Set, as a search of the list grew with the square of the lines. */
+  readonly #fields = new Set<string>();
+  add(code: number, field: string, message: string) {
+    if (this.#fields.has(field)) return;
+    this.#fields.add(field);
+    this.list.push({ code, field, message: `'${field}' ${message}.` });
+  }
+  maxLength(field: keyof typeof PAY_LINK_MAX_LENGTH, value: string | undefined) {
+    const max = PAY_LINK_MAX_LENGTH[field];
+    if (value !== undefined && value.length > max) this.add(ErrorCode.MaxLength, field, `must be at most ${max} characters`);
+  }
+  noControlCharacters(field: string, value: string | undefined) {
+    if (value !== undefined && CONTROL_CHARACTERS.test(value)) this.add(ErrorCode.InvalidFormat, field, 'must not contain control characters');
+  }
+  check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: number = ErrorCode.InvalidFormat) {
+    if (blank(value)) return;
+    const p = problem(value.trim());
+    if (p) this.add(code, field, p);
+  }
+}
+
+/** Every rule of the create request that needs no database, all at once. */
+export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
+  const v = new Violations();
+  const texts = [
+    ['IpAddress', input.ipAddress], ['RedirectUrl', input.redirectUrl], ['TranId', input.tranId],
+    ['TransactionIdText', input.transactionIdText], ['PoweredByText', input.poweredByText], ['PoweredByUrl', input.poweredByUrl],
+    ['DonateButtonText', input.donateButtonText], ['Language', input.language], ['DefaultCountryCode', input.defaultCountryCode],
+    ['FirstName', input.firstName], ['LastName', input.lastName], ['Email', input.email], ['Street', input.street],
+    ['City', input.city], ['State', input.state], ['Zip', input.zip], ['Country', input.country], ['Phone', input.phone],
+    ['ExternalCardToken', input.externalCardToken], ['ExternalCheckToken', input.externalCheckToken],
+    ['ExternalEventId', input.externalEventId], ['ExternalEventName', input.externalEventName],
+    ['ExternalConstituentId', input.externalConstituentId], ['ExternalCustomerId', input.externalCustomerId],
+  ] as const;
+  for (const [field, value] of texts) {
+    v.maxLength(field, value);
+    v.noControlCharacters(field, value);
+  }
+  v.noControlCharacters('ProcessorGuid', input.processorGuid);
+  v.noControlCharacters('IntegrationSource', input.integrationSource);
+  v.noControlCharacters('TokenGuid', input.tokenGuid);
+
+  if (blank(input.redirectUrl)) v.add(ErrorCode.Required, 'RedirectUrl', 'is required');
+  v.check('RedirectUrl', input.redirectUrl, absoluteHttpUrlProblem);
+  v.check('PoweredByUrl', input.poweredByUrl, absoluteHttpUrlProblem);
+  v.check('IpAddress', input.ipAddress, ipProblem);
+  v.check('Email', input.email, emailProblem);
+  v.check('Phone', input.phone, phoneProblem);
+  v.check('Country', input.country, countryProblem);
+  v.check('DefaultCountryCode', input.defaultCountryCode, countryProblem);
+  const country = blank(input.country) ? (blank(input.defaultCountryCode) ? undefined : input.defaultCountryCode.trim()) : input.country.trim();
+  v.check('Zip', input.zip, (z) => zipProblem(z, country));
+  v.check('State', input.state, (s) => stateProblem(s, country));
+  v.check('ProcessorGuid', input.processorGuid, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
+  v.check('IntegrationSource', input.integrationSource, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
+  v.check('TokenGuid', input.tokenGuid, (g) => (GUID.test(g) || GATEWAY_KEY.test(g) ? undefined : "must be a GUID (or the token's CcInfoKey or CheckInfoKey)"));
+  v.check('ExternalCardToken', input.externalCardToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CcInfoKey (digits)'));
+  v.check('ExternalCheckToken', input.externalCheckToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CheckInfoKey (digits)'));
+  if (!blank(input.tokenGuid) && !blank(input.externalCardToken)) {
+    v.add(ErrorCode.PayLinkTokenConflict, 'ExternalCardToken', "cannot be sent with 'TokenGuid': both name the card to pay with; send one");
+  }
+
+  const fonts = input.themeFonts ?? [];
+  if (fonts.length > MAX_THEME_FONTS) v.add(ErrorCode.OutOfRange, 'ThemeFonts', `may have at most ${MAX_THEME_FONTS} items`);
+  fonts.forEach((font, i) => {
+    const field = `ThemeFonts[${i}]`;
+    if (font.length > PAY_LINK_MAX_LENGTH.ThemeFont) v.add(ErrorCode.MaxLength, field, `must be at most ${PAY_LINK_MAX_LENGTH.ThemeFont} characters`);
+    else if (!themeFontFamily(font)) {
+      v.add(ErrorCode.InvalidFormat, field, 'must name a local font family, optionally with weights (Open Sans:400,700)');
+    }
+  });
+
+  const workflow = workflowOf(input.workflowType);
+  if (!workflow) {
+    v.add(ErrorCode.InvalidValue, 'WorkflowType', 'must be 1 (payment, the default), 3 (tokenize a card) or 4 (manage saved cards)');
+  }
+  if ((workflow === 3 || workflow === 4) && blank(input.externalConstituentId)) {
+    v.add(ErrorCode.PayLinkConstituentRequired, 'ExternalConstituentId', `is required for WorkflowType ${workflow}: it names the customer whose cards are kept`);
+  }
+  lineViolations(input, workflow, v);
+  return v.list;
+}
+
+function lineViolations(input: PayLinkCreateInput, workflow: WorkflowType | undefined, v: Violations) {
+  const lines = input.lines;
+  if (workflow === 3 || workflow === 4) {
+    if (lines.length > 0) v.add(ErrorCode.PayLinkLinesNotAllowed, 'PaymentLines', `must be empty for WorkflowType ${workflow}: nothing is paid`);
+    return;
+  }
+  if (lines.length === 0) {
+    v.add(ErrorCode.Required, 'PaymentLines', 'must have at least one line');
+    return;
+  }
+  if (lines.length > MAX_PAY_LINK_LINES) v.add(ErrorCode.OutOfRange, 'PaymentLines', `may have at most ${MAX_PAY_LINK_LINES} items`);
+  lines.forEach((line, i) => {
+    const field = (name: string) => `PaymentLines[${i}].${name}`;
+    if (line.type === undefined) v.add(ErrorCode.Required, field('Type'), 'is required');
+    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(ErrorCode.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
+    const recurring = line.recurring ?? 0;
+    if (recurring !== 0 && !Object.hasOwn(RECURRING_FREQUENCIES, recurring)) {
+      v.add(ErrorCode.InvalidValue, field('Recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
+    }
+    if (line.externalLineId !== undefined && line.externalLineId.length > PAY_LINK_MAX_LENGTH.ExternalLineId) {
+      v.add(ErrorCode.MaxLength, field('ExternalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.ExternalLineId} characters`);
+    }
+    v.noControlCharacters(field('ExternalLineId'), line.externalLineId);
+  });
+  if (lines.length > 1 && lines.some((l) => (l.recurring ?? 0) !== 0)) {
+    v.add(ErrorCode.PayLinkRecurringLineNotAlone, 'PaymentLines', 'must have exactly one line when a line is recurring');
+  }
+}

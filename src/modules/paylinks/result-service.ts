@@ -1,0 +1,93 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { AuthenticatedPartner } from '../../domain/partner.ts';
+import type { Ids } from '../../platform/ids.ts';
+import { sha256 } from '../../platform/secrets.ts';
+import type { Db } from '../../platform/database/database.ts';
+import { payLinkResults, payLinks } from '../../platform/database/schema/index.ts';
+import { NotFoundError } from '../../domain/errors.ts';
+import type { PaymentRecord } from '../payments/payment-record.ts';
+import type { PaymentService } from '../payments/payment-service.ts';
+import type { StoredToken, TokenService } from '../vault/token-service.ts';
+import { and, eq, gt, isNull, lt } from '../../platform/database/drizzle.ts';
+
+/** A responseToken is good for this long after the redirect. */
+export const RESULT_TOKEN_TTL_MS = 30 * 60_000;
+
+/** What a redeemed responseToken confirms: the link's payment, or the card it stored (WorkflowType 3 and 4). */
+export type PayLinkResult =
+  | { kind: 'payment'; payLinkId: string; record: PaymentRecord; recurringProfileId: string | null }
+  | { kind: 'token'; payLinkId: string; token: StoredToken; createdAt: Date };
+
+/**
+ * The responseToken of a redirect: 256 random bits handed to the payer's browser, kept as
+ * SHA-256. The partner's server redeems it once, within 30 minutes, with its own AccessToken;
+ * the query string's other values are only hints.
+ */
+export class PayLinkResultService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #payments: PaymentService;
+  readonly #tokens: TokenService;
+
+  constructor(deps: { db: Db; clock: Clock; ids: Ids; payments: PaymentService; tokens: TokenService }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#payments = deps.payments;
+    this.#tokens = deps.tokens;
+  }
+
+  /** A new responseToken for the outcome of a link (a payment or a stored card). */
+  async issue(link: { id: string; partnerId: string }, outcome: { paymentId?: string; tokenId?: string }): Promise<string> {
+    const token = this.#ids.secret(32);
+    const now = this.#clock.now();
+    await this.#db.insert(payLinkResults).values({
+      tokenHash: sha256(token),
+      payLinkId: link.id,
+      partnerId: link.partnerId,
+      paymentId: outcome.paymentId ?? null,
+      tokenId: outcome.tokenId ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + RESULT_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  /**
+   * Redeems a responseToken: once, before it expires, by the link's partner only. Unknown, used,
+   * expired and another partner's tokens are all "not found" (another partner's is not used up).
+   */
+  async redeem(partner: AuthenticatedPartner, responseToken: string): Promise<PayLinkResult> {
+    const now = this.#clock.now();
+    const [row] = await this.#db
+      .update(payLinkResults)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(payLinkResults.tokenHash, sha256(responseToken.trim())),
+          eq(payLinkResults.partnerId, partner.id),
+          isNull(payLinkResults.usedAt),
+          gt(payLinkResults.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!row) throw new NotFoundError('No such responseToken: unknown, already used or expired.');
+    if (row.paymentId) {
+      // The profile a recurring line started after this payment (the partner manages it by this guid).
+      const [link] = await this.#db.select({ recurringProfileId: payLinks.recurringProfileId }).from(payLinks).where(eq(payLinks.id, row.payLinkId));
+      const record = await this.#payments.get(partner.id, row.paymentId);
+      return { kind: 'payment', payLinkId: row.payLinkId, record, recurringProfileId: link?.recurringProfileId ?? null };
+    }
+    const token = row.tokenId ? await this.#tokens.find(partner.id, row.tokenId) : undefined;
+    if (!token) throw new NotFoundError('The card this responseToken confirms has been deleted since.');
+    return { kind: 'token', payLinkId: row.payLinkId, token, createdAt: row.createdAt };
+  }
+
+  /** Removes tokens that expired more than a day ago (housekeeping; redeem ignores them anyway). */
+  async prune(): Promise<number> {
+    const cutoff = new Date(this.#clock.now().getTime() - 24 * 3600_000);
+    const gone = await this.#db.delete(payLinkResults).where(lt(payLinkResults.expiresAt, cutoff)).returning({ h: payLinkResults.tokenHash });
+    return gone.length;
+  }
+}

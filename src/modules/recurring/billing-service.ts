@@ -1,0 +1,456 @@
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.ts';
+import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
+import { type BillingPosition, type PositionChange, afterApproval, afterDecline, isPastEnd } from '../../domain/billing-profile.ts';
+import type { AuthenticatedPartner, PartnerKind } from '../../domain/partner.ts';
+import { PaymentResult, ResponseCode } from '../../domain/payment-status.ts';
+import type { Ids } from '../../platform/ids.ts';
+import type { Store } from '../../platform/database/database.ts';
+import { partners, paymentTokens, payments, recurringProfiles } from '../../platform/database/schema/index.ts';
+import { VaultError } from '../vault/keys.ts';
+import { billingChargeInput } from './billing-charge.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import type { PaymentRecord } from '../payments/payment-record.ts';
+import type { PaymentService } from '../payments/payment-service.ts';
+import type { RecurringProfileRow } from './profile-service.ts';
+import { and, eq, inArray } from '../../platform/database/drizzle.ts';
+
+export interface BillingRunOptions {
+  /** The billing day: profiles due on or before it are charged. Default: today (UTC). */
+  asOf?: CalendarDate;
+  /** Profiles claimed per lease round trip. */
+  batchSize?: number;
+  /** Charges in flight at once within this worker. */
+  concurrency?: number;
+  /** Stops the run after the batch in hand (a server shutting down). */
+  signal?: AbortSignal;
+}
+
+export interface BillingRunSummary {
+  workerId: string;
+  asOf: CalendarDate;
+  /** Profiles this run took a lease on (a profile billed for several bill dates counts each time). */
+  claimed: number;
+  /** Charges sent to the payment service. */
+  charged: number;
+  approved: number;
+  declined: number;
+  /** Profiles suspended after their last retry failed. */
+  suspended: number;
+  /** Profiles completed (past EndDate). */
+  completed: number;
+  /** Bill dates whose earlier attempt (a worker that stopped between charge and advance) was found and applied without charging again. */
+  reconciled: number;
+  /** Profiles left for later: another worker is charging them, or an earlier attempt's outcome is unknown. */
+  deferred: number;
+  /** Profiles whose processing failed unexpectedly (the lease expires and a later run reconciles). */
+  errors: number;
+  durationMs: number;
+}
+
+/** Test seams: a way to stop a worker at the worst moments, as a crash would. */
+export interface BillingFaults {
+  /** Runs after the charge was recorded and before the profile moves on. Throwing here is a crash between charge and advance. */
+  afterCharge?(profileId: string, billDate: CalendarDate): void | Promise<void>;
+}
+
+interface Claimed {
+  profile: RecurringProfileRow;
+  partner: AuthenticatedPartner;
+  tokenKind: 'card' | 'bank';
+  /** When the previous holder claimed the profile, if it left its lease behind. */
+  abandonedClaimAt: Date | null;
+}
+
+/** Where a charged (or reconciled) profile goes next, applied for the whole batch at once. */
+interface Move {
+  profile: RecurringProfileRow;
+  change: PositionChange;
+  attempt: { paymentId?: string; failure?: string };
+}
+
+type Outcome = 'approved' | 'declined' | 'completed' | 'reconciled-approved' | 'reconciled-declined' | 'deferred' | 'error';
+
+export const DEFAULT_LEASE_MS = 10 * 60_000;
+
+/**
+ * The billing run: charges every active profile whose next attempt is due, exactly once per bill
+ * date, and moves each on (docs/decisions.md, "Recurring billing").
+ *
+ * Exactly once, with any number of workers on one PostgreSQL database:
+ * 1. A worker leases a batch of due profiles (`FOR UPDATE SKIP LOCKED` in one UPDATE: no two
+ *    workers lease the same profile; the lease expires if the worker dies).
+ * 2. It charges each through the PaymentService; the payment row carries the profile and bill
+ *    date, and a unique index allows one live or successful payment per profile and bill date,
+ *    so even a second charge that got past the lease is refused as a duplicate before the processor.
+ * 3. It advances the profile and releases the lease in one conditional UPDATE.
+ * A lease found abandoned (a crash between 2 and 3) is reconciled first: a successful payment for
+ * the bill date advances the profile without charging, a declined one counts as the attempt.
+ */
+export class BillingService {
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #payments: PaymentService;
+  readonly #retryDays: readonly number[];
+  readonly #leaseMs: number;
+  readonly #faults: BillingFaults;
+  #log: FastifyBaseLogger | undefined;
+
+  constructor(deps: { store: Store; clock: Clock; ids: Ids; payments: PaymentService; retryDays: readonly number[]; leaseMs?: number; faults?: BillingFaults }) {
+    this.#store = deps.store;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#payments = deps.payments;
+    this.#retryDays = deps.retryDays;
+    this.#leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#faults = deps.faults ?? {};
+  }
+
+  useLogger(log: FastifyBaseLogger) {
+    this.#log = log;
+  }
+
+  /** Bills everything due as of `asOf` and returns what happened. */
+  async run(options: BillingRunOptions = {}): Promise<BillingRunSummary> {
+    const started = performance.now();
+    const asOf = options.asOf ?? utcDate(this.#clock.now());
+    if (!parseCalendarDate(asOf).ok) throw new RangeError(`asOf must be a date yyyy-MM-dd, got "${asOf}"`);
+    const batchSize = options.batchSize ?? 100;
+    const concurrency = Math.max(1, options.concurrency ?? 8);
+    const workerId = `${hostname()}:${process.pid}:${this.#ids.uuid().slice(0, 8)}`;
+    const summary: BillingRunSummary = {
+      workerId,
+      asOf,
+      claimed: 0,
+      charged: 0,
+      approved: 0,
+      declined: 0,
+      suspended: 0,
+      completed: 0,
+      reconciled: 0,
+      deferred: 0,
+      errors: 0,
+      durationMs: 0,
+    };
+    while (!options.signal?.aborted) {
+      const batch = await this.#claim(workerId, asOf, batchSize);
+      if (batch.length === 0) break;
+      summary.claimed += batch.length;
+      let next = 0;
+      const moves: Move[] = [];
+      const lanes = Array.from({ length: Math.min(concurrency, batch.length) }, async () => {
+        while (next < batch.length) {
+          const item = batch[next++]!;
+          await this.#bill(item, asOf, workerId, summary, moves);
+        }
+      });
+      await Promise.all(lanes);
+      // One statement moves the whole batch on: a crash before it leaves leases that the next
+      // run reconciles from the payments, as for a crash between any charge and its advance.
+      await this.#applyMoves(moves, workerId, summary);
+    }
+    summary.durationMs = Math.round(performance.now() - started);
+    if (summary.claimed > 0) this.#log?.info({ billing: summary }, 'billing run');
+    return summary;
+  }
+
+  /** Profiles by state, how many are due as of `asOf` (default today), and how many a worker holds now. */
+  async status(asOf?: CalendarDate): Promise<{ asOf: CalendarDate; byStatus: Record<string, number>; due: number; leased: number }> {
+    const date = asOf ?? utcDate(this.#clock.now());
+    const now = this.#clock.now().toISOString();
+    const rows = await this.#store.sql.query<{ status: string; total: number | string; due: number | string; leased: number | string }>(
+      `SELECT status, count(*) AS total,
+              count(*) FILTER (WHERE status = 'active' AND next_attempt_on <= $1::date) AS due,
+              count(*) FILTER (WHERE lease_expires_at > $2) AS leased
+         FROM recurring_profiles GROUP BY status`,
+      [date, now],
+    );
+    const byStatus: Record<string, number> = { active: 0, suspended: 0, completed: 0, cancelled: 0 };
+    let due = 0;
+    let leased = 0;
+    for (const r of rows) {
+      byStatus[r.status] = Number(r.total);
+      due += Number(r.due);
+      leased += Number(r.leased);
+    }
+    return { asOf: date, byStatus, due, leased };
+  }
+
+  /**
+   * Leases up to `limit` due profiles of active partners that no live lease holds. Returns them
+   * with the previous claim time when the previous holder left its lease behind.
+   */
+  async #claim(workerId: string, asOf: CalendarDate, limit: number): Promise<Claimed[]> {
+    const now = this.#clock.now();
+    const expires = new Date(now.getTime() + this.#leaseMs);
+    const leased = await this.#store.sql.query<{ id: string; abandoned_claim_at: Date | string | null }>(
+      `UPDATE recurring_profiles p
+          SET lease_owner = $1, lease_claimed_at = $2, lease_expires_at = $3
+         FROM (SELECT r.id, r.lease_claimed_at AS abandoned_claim_at
+                 FROM recurring_profiles r
+                WHERE r.status = 'active'
+                  AND r.next_attempt_on <= $4::date
+                  AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= $2)
+                  AND EXISTS (SELECT 1 FROM partners pa WHERE pa.id = r.partner_id AND pa.status = 'active')
+                ORDER BY r.next_attempt_on, r.id
+                LIMIT $5
+                  FOR UPDATE OF r SKIP LOCKED) due
+        WHERE p.id = due.id
+       RETURNING p.id, due.abandoned_claim_at`,
+      [workerId, now.toISOString(), expires.toISOString(), asOf, limit],
+    );
+    if (leased.length === 0) return [];
+    const abandoned = new Map(leased.map((r) => [r.id, r.abandoned_claim_at === null ? null : new Date(r.abandoned_claim_at)]));
+    const rows = await this.#store.db
+      .select({ profile: recurringProfiles, partnerName: partners.name, partnerKind: partners.kind, tokenKind: paymentTokens.kind })
+      .from(recurringProfiles)
+      .innerJoin(partners, eq(partners.id, recurringProfiles.partnerId))
+      .innerJoin(paymentTokens, eq(paymentTokens.id, recurringProfiles.tokenId))
+      .where(inArray(recurringProfiles.id, [...abandoned.keys()]));
+    return rows.map((r) => ({
+      profile: r.profile,
+      partner: { id: r.profile.partnerId, name: r.partnerName, kind: r.partnerKind as PartnerKind },
+      tokenKind: r.tokenKind,
+      abandonedClaimAt: abandoned.get(r.profile.id) ?? null,
+    }));
+  }
+
+  async #bill(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<void> {
+    let outcome: Outcome;
+    try {
+      outcome = await this.#billOne(item, asOf, workerId, summary, moves);
+    } catch (err) {
+      // The lease stays: it expires, and the next run reconciles whatever happened.
+      outcome = 'error';
+      // A VaultError's message holds no secret and tells the operator which key is missing.
+      const vault = err instanceof VaultError ? { vaultError: err.message } : {};
+      this.#log?.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id, ...vault }, 'billing a recurring profile failed');
+      if (err instanceof VaultError) await this.#noteUnreadableToken(item.profile, workerId);
+    }
+    switch (outcome) {
+      case 'approved':
+        summary.approved++;
+        break;
+      case 'declined':
+        summary.declined++;
+        break;
+      case 'reconciled-approved':
+      case 'reconciled-declined':
+        summary.reconciled++;
+        break;
+      case 'completed':
+        break;
+      case 'deferred':
+        summary.deferred++;
+        break;
+      case 'error':
+        summary.errors++;
+        break;
+    }
+  }
+
+  async #billOne(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<Outcome> {
+    const p = item.profile;
+    const position: BillingPosition = {
+      schedule: { frequency: p.billingFrequency as BillingFrequency, anchorDay: p.anchorDay },
+      endDate: p.endDate,
+      nextBillDate: p.nextBillDate,
+      failedAttempts: p.failedAttempts,
+    };
+    const billDate = p.nextBillDate;
+
+    if (isPastEnd(billDate, p.endDate)) {
+      moves.push({ profile: p, change: { status: 'completed', nextBillDate: billDate, nextAttemptOn: billDate, failedAttempts: p.failedAttempts }, attempt: {} });
+      return 'completed';
+    }
+
+    if (item.abandonedClaimAt !== null) {
+      const found = await this.#earlierAttempt(p.id, billDate, item.abandonedClaimAt);
+      if (found.kind === 'charged') {
+        moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: found.paymentId } });
+        return 'reconciled-approved';
+      }
+      if (found.kind === 'pending') return this.#defer(p, asOf, workerId, found);
+      if (found.kind === 'declined') {
+        moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { paymentId: found.paymentId, failure: found.message } });
+        return 'reconciled-declined';
+      }
+    }
+
+    let record: PaymentRecord;
+    summary.charged++;
+    try {
+      const input = billingChargeInput(p, billDate);
+      record = item.tokenKind === 'card' ? await this.#payments.payCard(item.partner, input) : await this.#payments.payAch(item.partner, input);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      // Nothing was sent to the processor (a deleted token, an expired card, a contract without
+      // the group's schedule): a failed attempt all the same.
+      moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { failure: err.message } });
+      return 'declined';
+    }
+    await this.#faults.afterCharge?.(p.id, billDate);
+
+    const payment = record.payment;
+    if (!payment.successful && payment.responseCode === ResponseCode.NotProcessed) {
+      // Refused as a duplicate: another worker holds a live or successful payment for this bill date.
+      const found = await this.#earlierAttempt(p.id, billDate, null);
+      if (found.kind === 'charged') {
+        moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: found.paymentId } });
+        return 'reconciled-approved';
+      }
+      return 'deferred';
+    }
+    if (payment.successful) {
+      moves.push({ profile: p, change: afterApproval(position), attempt: { paymentId: payment.id } });
+      return 'approved';
+    }
+    // The processor call failed with the charge unknown: held for an operator, never retried.
+    if (payment.paymentResult === PaymentResult.Processing) return this.#defer(p, asOf, workerId, { paymentId: payment.id, createdAt: payment.createdAt });
+    moves.push({ profile: p, change: afterDecline(position, this.#triedOn(asOf), this.#retryDays), attempt: { paymentId: payment.id, failure: payment.message ?? 'Declined' } });
+    return 'declined';
+  }
+
+  /**
+   * What became of an earlier attempt at a bill date: a live or successful payment (charged,
+   * whenever it was made), one still pending, or a decline made since `since` (the abandoned
+   * claim). Duplicate refusals are not attempts.
+   */
+  async #earlierAttempt(
+    profileId: string,
+    billDate: CalendarDate,
+    since: Date | null,
+  ): Promise<{ kind: 'charged'; paymentId: string } | { kind: 'pending'; paymentId: string; createdAt: Date } | { kind: 'declined'; paymentId: string; message: string } | { kind: 'none' }> {
+    const rows = await this.#store.db
+      .select({ id: payments.id, result: payments.paymentResult, responseCode: payments.responseCode, message: payments.message, createdAt: payments.createdAt })
+      .from(payments)
+      .where(and(eq(payments.recurringProfileId, profileId), eq(payments.billDate, billDate)));
+    const live = rows.find((r) => r.result !== PaymentResult.Failed);
+    if (live) {
+      return live.result === PaymentResult.Pending || live.result === PaymentResult.Processing
+        ? { kind: 'pending', paymentId: live.id, createdAt: live.createdAt }
+        : { kind: 'charged', paymentId: live.id };
+    }
+    if (since !== null) {
+      const declined = rows
+        .filter((r) => r.responseCode !== ResponseCode.NotProcessed && r.createdAt >= since)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      if (declined) return { kind: 'declined', paymentId: declined.id, message: declined.message ?? 'Declined' };
+    }
+    return { kind: 'none' };
+  }
+
+  /**
+   * The stored card or account could not be read (a vault key missing from this process's
+   * configuration, or a damaged ciphertext): nothing was sent to the processor. Not a failed
+   * attempt of the payer's (the retry schedule and suspension stay as they are), but the profile
+   * says why it is not billed; the lease stays, so the next run after it lapses tries again. The
+   * vault's own message, which names keys, goes to the operator's log only.
+   */
+  async #noteUnreadableToken(p: RecurringProfileRow, workerId: string): Promise<void> {
+    await this.#store.db
+      .update(recurringProfiles)
+      .set({ lastFailure: `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.` })
+      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)))
+      .catch((err: unknown) => this.#log?.warn({ errorName: (err as Error)?.name, profileGuid: p.id }, 'could not record the unreadable payment method'));
+  }
+
+  /**
+   * A payment for the bill date is still pending. Younger than a lease: another worker is
+   * charging it; our lease stays and lapses. Older: its worker died between asking the processor
+   * and recording the answer, so nobody knows whether the payer was charged. It is never charged
+   * again automatically (the unique index would refuse it anyway); the profile is looked at again
+   * tomorrow and the error is logged for an operator.
+   */
+  /**
+   * The day a charge is tried on: today, or the run's as-of day when that is later (`--ahead`).
+   * A run as of a past day (catching up) still tries today, so its retry comes tomorrow at the
+   * earliest: with the as-of day, the retry fell today and the worker charged the declined card
+   * again minutes later (a time audit).
+   */
+  #triedOn(asOf: CalendarDate): CalendarDate {
+    const today = utcDate(this.#clock.now());
+    return asOf > today ? asOf : today;
+  }
+
+  async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
+    if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
+    this.#log?.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
+    // lease_claimed_at stays: the next claim sees an unresolved attempt and looks again before charging.
+    await this.#store.db
+      .update(recurringProfiles)
+      .set({
+        nextAttemptOn: addDays(this.#triedOn(asOf), 1),
+        lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      })
+      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
+    return 'deferred';
+  }
+
+  /**
+   * Moves each profile of the batch to its change and releases its lease, in one statement, only
+   * where nobody moved the profile or changed the terms the change was worked out from meanwhile
+   * (a partner's update of its bill date, frequency or end date, a cancellation, another worker's
+   * reconciliation). The others only lose this worker's lease: whatever changed them stands, and
+   * the next run finds the bill date's payment (the unique index refuses a second charge) and
+   * moves the profile on from its current terms.
+   */
+  async #applyMoves(moves: Move[], workerId: string, summary: BillingRunSummary): Promise<void> {
+    if (moves.length === 0) return;
+    const now = this.#clock.now().toISOString();
+    const rows = moves.map(({ profile: p, change, attempt }) => ({
+      id: p.id,
+      was_bill_date: p.nextBillDate,
+      was_failed: p.failedAttempts,
+      // The terms the move was worked out from: a PUT during the charge may have changed them.
+      was_frequency: p.billingFrequency,
+      was_anchor_day: p.anchorDay,
+      was_end_date: p.endDate,
+      status: change.status,
+      next_bill_date: change.nextBillDate,
+      next_attempt_on: change.nextAttemptOn,
+      failed_attempts: change.failedAttempts,
+      payment_id: attempt.paymentId ?? null,
+      attempted: attempt.paymentId !== undefined || attempt.failure !== undefined,
+      failure: attempt.failure === undefined ? null : attempt.failure.slice(0, 500),
+    }));
+    const moved = await this.#store.sql.query<{ id: string; status: string }>(
+      `UPDATE recurring_profiles p
+          SET status = m.status,
+              next_bill_date = m.next_bill_date::date,
+              next_attempt_on = m.next_attempt_on::date,
+              failed_attempts = m.failed_attempts,
+              last_payment_id = coalesce(m.payment_id, p.last_payment_id),
+              last_attempt_at = CASE WHEN m.attempted THEN $2::timestamptz ELSE p.last_attempt_at END,
+              last_failure = CASE WHEN m.failure IS NOT NULL THEN m.failure WHEN m.failed_attempts = 0 THEN NULL ELSE p.last_failure END,
+              suspended_at = CASE WHEN m.status = 'suspended' THEN $2::timestamptz ELSE p.suspended_at END,
+              completed_at = CASE WHEN m.status = 'completed' THEN $2::timestamptz ELSE p.completed_at END,
+              lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, was_bill_date date, was_failed smallint, was_frequency text, was_anchor_day smallint,
+              was_end_date date, status text, next_bill_date text, next_attempt_on text, failed_attempts smallint, payment_id uuid,
+              attempted boolean, failure text)
+        WHERE p.id = m.id AND p.status = 'active' AND p.next_bill_date = m.was_bill_date AND p.failed_attempts = m.was_failed
+          AND p.billing_frequency = m.was_frequency AND p.anchor_day = m.was_anchor_day AND p.end_date IS NOT DISTINCT FROM m.was_end_date
+          AND (p.lease_owner IS NULL OR p.lease_owner = $3)
+       RETURNING p.id, p.status`,
+      [JSON.stringify(rows), now, workerId],
+    );
+    for (const r of moved) {
+      if (r.status === 'suspended') summary.suspended++;
+      if (r.status === 'completed') summary.completed++;
+    }
+    if (moved.length < moves.length) {
+      const done = new Set(moved.map((r) => r.id));
+      const stale = moves.map((m) => m.profile.id).filter((id) => !done.has(id));
+      await this.#store.sql.query(
+        'UPDATE recurring_profiles SET lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL WHERE id = ANY($1::uuid[]) AND lease_owner = $2',
+        [stale, workerId],
+      );
+    }
+  }
+}
+

@@ -1,0 +1,135 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { billingJob } from '../modules/recurring/billing-job.ts';
+import { CLOCK_SKEW_LIMIT_MS } from '../modules/operations/clock-agreement.ts';
+import type { Services } from '../composition.ts';
+
+export interface BackgroundJob {
+  name: string;
+  /** How often the job runs, in milliseconds. */
+  everyMs: number;
+  run(): Promise<unknown>;
+  /** Asks a run in progress to wind up early (server shutdown); `stop` then waits for it. */
+  stop?(): void;
+  /**
+   * The job charges, settles or deletes by this process's clock: it is skipped while that clock is
+   * more than CLOCK_SKEW_LIMIT_MS from the database's (see `startBackgroundJobs`).
+   */
+  needsAgreedClock?: boolean;
+  /**
+   * The job charges or settles: it waits while the database is a restored or copied one that no
+   * operator has confirmed (src/modules/operations/database-identity-service.ts).
+   */
+  needsConfirmedDatabase?: boolean;
+}
+
+/** What `startBackgroundJobs` checks before a run of a job that asks for it. */
+export interface JobChecks {
+  /** This process's clock minus the database's; null when one measurement took too long to tell. */
+  clockSkewMs?: () => Promise<number | null>;
+  /** False while the database is a restored or copied one not yet confirmed. */
+  databaseConfirmed?: () => Promise<boolean>;
+}
+
+/** The jobs a server process runs beside the HTTP server. */
+export function backgroundJobs(services: Services): BackgroundJob[] {
+  return [
+    // The purges too: their cut-offs are this process's clock, and a server a day ahead would
+    // delete every live session of the database, every server's (a review).
+    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
+    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
+    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
+    // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
+    // injected clock; every process runs it, the batch of a cut-off is closed once.
+    { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },
+    // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
+    ...(services.config.billingWorker ? [billingJob(services)] : []),
+  ];
+}
+
+/** While a job is skipped by a check, it says so at most this often. */
+const SKIP_LOG_EVERY_MS = 10 * 60_000;
+
+/**
+ * Runs each job on its interval, one run at a time per job; a failing run is logged and the job
+ * carries on. `stop` waits for runs in progress, and no run starts once it is called. Before each
+ * run of a job that `needsConfirmedDatabase`, `checks.databaseConfirmed` is asked, and of one that
+ * `needsAgreedClock`, `checks.clockSkewMs` is measured: while the database is unconfirmed, or the
+ * clocks are more than CLOCK_SKEW_LIMIT_MS apart (or could not be compared), the run is skipped,
+ * with an error in the log at the first skip and every SKIP_LOG_EVERY_MS after, until that ends
+ * (then an info line).
+ */
+export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogger, checks: JobChecks = {}): { stop(): Promise<void> } {
+  const { clockSkewMs, databaseConfirmed } = checks;
+  const running = new Set<Promise<unknown>>();
+  let stopping = false;
+  const timers = jobs.map((job) => {
+    let busy = false;
+    let skippedSince: number | undefined;
+    let skipLoggedAt = 0;
+    const skip = (say: () => void) => {
+      const now = performance.now();
+      if (skippedSince === undefined || now - skipLoggedAt >= SKIP_LOG_EVERY_MS) {
+        skipLoggedAt = now;
+        say();
+      }
+      skippedSince ??= now;
+    };
+    const runOnce = async () => {
+      // A check that fails (the database unreachable) skips too: the job could not be sure.
+      const confirmed = job.needsConfirmedDatabase && databaseConfirmed ? await databaseConfirmed().catch(() => undefined) : true;
+      if (confirmed === undefined) {
+        skip(() => log.warn({ job: job.name }, 'could not check whether this database was restored or copied: the run is skipped'));
+        return;
+      }
+      if (!confirmed) {
+        skip(() =>
+          log.error(
+            { job: job.name },
+            'this database was restored or copied from another and no operator has confirmed it: the job waits. Stop the server of the old database, reconcile with the processor what happened after the backup, then run payments database confirm-move',
+          ),
+        );
+        return;
+      }
+      if (job.needsAgreedClock && clockSkewMs) {
+        const skew = await clockSkewMs().catch(() => null);
+        if (skew === null || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
+          skip(() => {
+            if (skew === null) log.warn({ job: job.name }, "could not compare this server's clock with the database server's (the database failed or answered too slowly): the run is skipped");
+            else
+              log.error(
+                { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
+                `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: the job's runs are skipped until they agree (set both by NTP)`,
+              );
+          });
+          return;
+        }
+      }
+      if (skippedSince !== undefined) log.info({ job: job.name }, 'the job runs again');
+      skippedSince = undefined;
+      // stop() may have come while the checks ran.
+      if (stopping) return;
+      return job.run();
+    };
+    const timer = setInterval(() => {
+      if (busy || stopping) return;
+      busy = true;
+      const run = runOnce()
+        .catch((err) => log.error({ err, job: job.name }, 'background job failed'))
+        .finally(() => {
+          busy = false;
+          running.delete(run);
+        });
+      running.add(run);
+    }, job.everyMs);
+    timer.unref();
+    return timer;
+  });
+  return {
+    async stop() {
+      stopping = true;
+      for (const t of timers) clearInterval(t);
+      for (const job of jobs) job.stop?.();
+      await Promise.allSettled([...running]);
+    },
+  };
+}
