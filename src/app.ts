@@ -8,7 +8,7 @@ import { apiPlugin } from './http/api/index.ts';
 import { healthRoutes } from './http/api/health.ts';
 import { registerOpenApi } from './http/api/openapi.ts';
 import { clientErrorResponse, sendBrokenRules, sendProblem } from './http/api/problems.ts';
-import { ErrorCode } from './domain/error-codes.ts';
+import { Rule } from './domain/rules.ts';
 import { BrokenRule, ProblemDetails } from './http/api/wire.ts';
 import { GATEWAY_PATH, gatewayPlugin } from './http/gateway/plugin.ts';
 import { httpsServerOptions } from './http/gateway/transport.ts';
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (_error, request, reply) => {
       if (/^\/paylink(\/|$)/i.test(request.url)) return payPageBadRequest(reply as FastifyReply, config.frameAncestors);
       if (isGatewayUrl(request.url)) return (reply as FastifyReply).code(400).type('text/plain; charset=utf-8').send('The request URL is not valid.');
-      return sendBrokenRules(reply, [{ code: ErrorCode.InvalidRequest, message: 'The request URL is not valid.' }]);
+      return sendBrokenRules(reply, [{ code: Rule.InvalidRequest, message: 'The request URL is not valid.' }]);
     },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false },

@@ -10,7 +10,7 @@ import { cryptoIds } from './platform/ids.ts';
 import { createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
-import { isDatabaseUnavailable } from './platform/database/errors.ts';
+import { DatabaseUnavailableError, findError } from './platform/errors.ts';
 import { openStore } from './platform/database/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './modules/payments/processor-outcome.ts';
 import { checkVaultKeysAtStart } from './modules/vault/key-check.ts';
@@ -194,9 +194,11 @@ async function main() {
 main().catch((err) => {
   // Left held, the next start would take it over only because this process is gone: say what failed and free it now.
   heldLock?.release();
-  const reason = err instanceof Error ? err.message : String(err);
-  // Say which part failed: "connect ECONNREFUSED 127.0.0.1:5432" alone did not name the database.
-  const what = isDatabaseUnavailable(err) ? `its database is not reachable (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'PGlite'}): ` : '';
+  const unavailable = findError(err, DatabaseUnavailableError);
+  // The driver's own words ("connect ECONNREFUSED 127.0.0.1:5432"), after what they are about.
+  const cause = unavailable?.cause ?? err;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const what = unavailable ? `its database is not reachable (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'PGlite'}): ` : '';
   process.stderr.write(`The service could not start: ${what}${reason}\n`);
   process.exit(1);
 });

@@ -91,3 +91,31 @@ export function checkAccountNumber(country: BankCountry, raw: string | undefined
   if (digits.length < min || digits.length > max) return fail('length', `must have ${min} to ${max} digits for a ${country} account`);
   return { ok: true, accountNumber: digits, last4: digits.slice(-4) };
 }
+
+declare const CHECKED_ACCOUNT: unique symbol;
+
+/**
+ * A bank account whose country, routing (transit, BSB) number and account number were checked by
+ * `checkBankAccount`; every path that takes account data takes this type and does not check it
+ * again.
+ */
+export interface CheckedBankAccount {
+  readonly country: BankCountry;
+  readonly routingNumber: string;
+  readonly accountNumber: string;
+  readonly last4: string;
+  readonly [CHECKED_ACCOUNT]: true;
+}
+
+/** Checks an account's routing number and account number for its country: the checked account, or every problem at once. */
+export function checkBankAccount(raw: {
+  country: BankCountry;
+  routingNumber: string | undefined | null;
+  accountNumber: string | undefined | null;
+}): { ok: true; account: CheckedBankAccount } | { ok: false; problems: BankProblem[] } {
+  const routing = checkRoutingNumber(raw.country, raw.routingNumber);
+  const account = checkAccountNumber(raw.country, raw.accountNumber);
+  if (!routing.ok || !account.ok) return { ok: false, problems: [...(routing.ok ? [] : [routing.problem]), ...(account.ok ? [] : [account.problem])] };
+  const checked = { country: raw.country, routingNumber: routing.routingNumber, accountNumber: account.accountNumber, last4: account.last4 };
+  return { ok: true, account: checked as CheckedBankAccount };
+}

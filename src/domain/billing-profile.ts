@@ -1,5 +1,5 @@
 import { type BillingSchedule, type CalendarDate, addDays, nextBillDate } from './billing-dates.ts';
-import { ErrorCode, type RuleViolation } from './error-codes.ts';
+import { Rule, type RuleViolation } from './rules.ts';
 
 /**
  * The rules of a recurring profile's life (docs/decisions.md, "Recurring billing"): its states,
@@ -39,7 +39,7 @@ export function profileDateRangeViolations(dates: Record<string, CalendarDate | 
   for (const [field, date] of Object.entries(dates)) {
     if (date === undefined || date === null) continue;
     if (date < PROFILE_DATE_MIN || date > PROFILE_DATE_MAX) {
-      v.push({ code: ErrorCode.OutOfRange, field, message: `'${field}' must be from ${PROFILE_DATE_MIN} to ${PROFILE_DATE_MAX}.` });
+      v.push({ code: Rule.OutOfRange, field, message: `'${field}' must be from ${PROFILE_DATE_MIN} to ${PROFILE_DATE_MAX}.` });
     }
   }
   return v;
@@ -61,18 +61,18 @@ export function profileDateViolations(
   const v: RuleViolation[] = [];
   const endOk = dates.endDate === null || dates.endDate > dates.startDate;
   if (!endOk) {
-    v.push({ code: ErrorCode.RecurringEndDateNotAfterStart, field: 'EndDate', message: "'EndDate' must be after 'StartDate'." });
+    v.push({ code: Rule.RecurringEndDateNotAfterStart, field: 'EndDate', message: "'EndDate' must be after 'StartDate'." });
   }
   if (dates.nextBillDate <= dates.startDate) {
-    v.push({ code: ErrorCode.RecurringNextBillDateNotAfterStart, field: 'NextBillDate', message: "'NextBillDate' must be after 'StartDate'." });
+    v.push({ code: Rule.RecurringNextBillDateNotAfterStart, field: 'NextBillDate', message: "'NextBillDate' must be after 'StartDate'." });
   } else if (options.nextBillDateGiven && dates.nextBillDate < today) {
-    v.push({ code: ErrorCode.RecurringNextBillDateInPast, field: 'NextBillDate', message: `'NextBillDate' must not be in the past (today is ${today}).` });
+    v.push({ code: Rule.RecurringNextBillDateInPast, field: 'NextBillDate', message: `'NextBillDate' must not be in the past (today is ${today}).` });
   } else if (endOk && isPastEnd(dates.nextBillDate, dates.endDate)) {
     if (options.nextBillDateGiven) {
-      v.push({ code: ErrorCode.RecurringNextBillDateAfterEnd, field: 'NextBillDate', message: "'NextBillDate' must not be after 'EndDate'." });
+      v.push({ code: Rule.RecurringNextBillDateAfterEnd, field: 'NextBillDate', message: "'NextBillDate' must not be after 'EndDate'." });
     } else if (options.requireBillDate) {
       v.push({
-        code: ErrorCode.RecurringNextBillDateAfterEnd,
+        code: Rule.RecurringNextBillDateAfterEnd,
         field: 'EndDate',
         message: `'EndDate' leaves no bill date: the first one would be ${dates.nextBillDate}.`,
       });

@@ -167,3 +167,31 @@ export function checkCvv(cvv: string | undefined | null, brand: CardBrand | unde
   }
   return undefined;
 }
+
+declare const CHECKED_CARD: unique symbol;
+
+/**
+ * A card whose number (digits, length, Luhn, an accepted brand) and expiry (a valid month, not
+ * expired) were checked by `checkCard`. Every path that takes card data (a payment, a token, the
+ * gateway) takes this type and does not check it again: only `checkCard` makes one.
+ */
+export interface CheckedCard {
+  readonly number: string;
+  readonly brand: CardBrand;
+  readonly last4: string;
+  readonly expMonth: string;
+  readonly expYear: string;
+  readonly [CHECKED_CARD]: true;
+}
+
+/** Checks a card's number and expiry at `now`: the checked card, or every problem at once. */
+export function checkCard(
+  raw: { number: string | undefined | null; expMonth: string | undefined | null; expYear: string | undefined | null },
+  now: Date,
+): { ok: true; card: CheckedCard } | { ok: false; problems: CardProblem[] } {
+  const number = checkCardNumber(raw.number);
+  const problems = [...(number.ok ? [] : [number.problem]), ...checkExpiry(raw.expMonth, raw.expYear, now)];
+  if (!number.ok || problems.length > 0) return { ok: false, problems };
+  const card = { number: number.number, brand: number.brand, last4: number.last4, expMonth: raw.expMonth!.trim(), expYear: raw.expYear!.trim() };
+  return { ok: true, card: card as CheckedCard };
+}

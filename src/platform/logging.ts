@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DatabaseUnavailableError, InvalidStoredValueError } from './errors.ts';
 import pino, { type LoggerOptions } from 'pino';
 
 /**
@@ -122,7 +123,9 @@ export function safeError(err: unknown) {
   // A failed query's SQL is in the code, its values must not be logged: what is worth logging is
   // why it failed, the cause's message and code (an operator audit found only the masked SQL).
   if (typeof out.message === 'string' && out.message.startsWith('Failed query:')) out.message = 'Failed query';
-  const cause = (err as { cause?: unknown })?.cause;
+  let cause = (err as { cause?: unknown })?.cause;
+  // The database layer's translation of a driver error says nothing the driver's own does not.
+  while ((cause instanceof DatabaseUnavailableError || cause instanceof InvalidStoredValueError) && cause.cause instanceof Error) cause = cause.cause;
   if (cause instanceof Error) {
     out.message = `${String(out.message)}: ${String(clean(cause.message.split('\n')[0]))}`;
     const code = (cause as { code?: unknown }).code;

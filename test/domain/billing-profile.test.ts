@@ -9,6 +9,7 @@ import {
   profileDateViolations,
   statusAfterUpdate,
 } from '../../src/domain/billing-profile.ts';
+import { asWire } from '../helpers/wire-violations.ts';
 
 const monthly31 = (nextBillDate: string, failedAttempts = 0, endDate: string | null = null): BillingPosition => ({
   schedule: { frequency: 'Monthly', anchorDay: 31 },
@@ -48,7 +49,7 @@ describe('a charge moves the profile', () => {
 describe('profile date rules', () => {
   it('keeps every date of a profile from 1900-01-01 to 2199-12-31, naming each field out of range', () => {
     expect(profileDateRangeViolations({ StartDate: '1900-01-01', EndDate: '2199-12-31', NextBillDate: undefined })).toEqual([]);
-    expect(profileDateRangeViolations({ StartDate: '0001-01-01', EndDate: '9999-12-31', NextBillDate: '2200-01-01' })).toEqual(
+    expect(asWire(profileDateRangeViolations({ StartDate: '0001-01-01', EndDate: '9999-12-31', NextBillDate: '2200-01-01' }))).toEqual(
       ['StartDate', 'EndDate', 'NextBillDate'].map((field) => ({ code: 1005, field, message: `'${field}' must be from 1900-01-01 to 2199-12-31.` })),
     );
     expect(profileDateRangeViolations({ StartDate: '1899-12-31', EndDate: null })).toHaveLength(1);
@@ -56,7 +57,7 @@ describe('profile date rules', () => {
 
   const today = '2026-11-21';
   const rules = (dates: { startDate: string; endDate: string | null; nextBillDate: string }, given = true, requireBillDate = true) =>
-    profileDateViolations(dates, today, { nextBillDateGiven: given, requireBillDate }).map((v) => [v.code, v.field]);
+    asWire(profileDateViolations(dates, today, { nextBillDateGiven: given, requireBillDate })).map((v) => [v.code, v.field]);
 
   it('accepts a consistent profile', () => {
     expect(rules({ startDate: '2026-11-21', endDate: '2027-11-21', nextBillDate: '2026-12-21' })).toEqual([]);

@@ -7,6 +7,7 @@ import { splitCsvLine } from '../../src/domain/charities/csv-line.ts';
 import { detectFormat } from '../../src/domain/charities/file-format.ts';
 import { parseCharitySearch, parseTaxId } from '../../src/domain/charities/search-criteria.ts';
 import { searchText } from '../../src/domain/charities/search-text.ts';
+import { asWire } from '../helpers/wire-violations.ts';
 
 const IRS_HEADER =
   'EIN,NAME,ICO,STREET,CITY,STATE,ZIP,GROUP,SUBSECTION,AFFILIATION,CLASSIFICATION,RULING,DEDUCTIBILITY,FOUNDATION,ACTIVITY,ORGANIZATION,STATUS,TAX_PERIOD,ASSET_CD,INCOME_CD,FILING_REQ_CD,PF_FILING_REQ_CD,ACCT_PD,ASSET_AMT,INCOME_AMT,REVENUE_AMT,NTEE_CD,SORT_NAME';
@@ -205,7 +206,7 @@ describe('parseTaxId', () => {
 describe('parseCharitySearch', () => {
   const violations = (input: Parameters<typeof parseCharitySearch>[0]) => {
     const r = parseCharitySearch(input);
-    return 'violations' in r ? r.violations.map((v) => [v.code, v.field ?? null]) : [];
+    return 'violations' in r ? asWire(r.violations).map((v) => [v.code, v.field ?? null]) : [];
   };
 
   it('needs at least one criterion', () => {

@@ -1,6 +1,6 @@
 import { parseCalendarDate } from '../../domain/billing-dates.ts';
 import { formatCents } from '../../domain/money.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { SettlementRun } from '../../modules/adjustments/settlement-service.ts';
 import { type Command, UsageError } from '../command.ts';
 import { refuseWaitingDatabase } from './database.ts';

@@ -1,4 +1,4 @@
-import { ErrorCode, type RuleViolation } from '../error-codes.ts';
+import { Rule, type RuleViolation } from '../rules.ts';
 import { REGISTRY_OF_SOURCE, type Registry } from './charity.ts';
 import { searchText } from './search-text.ts';
 
@@ -62,21 +62,21 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
   const violations: RuleViolation[] = [];
   const source = input.CharitySource ?? 1;
   const registry = REGISTRY_OF_SOURCE[source];
-  if (!registry) violations.push({ code: ErrorCode.InvalidValue, field: 'CharitySource', message: "'CharitySource' must be 1 (US) or 2 (Canada)." });
+  if (!registry) violations.push({ code: Rule.InvalidValue, field: 'CharitySource', message: "'CharitySource' must be 1 (US) or 2 (Canada)." });
 
   const nameText = given(input.Name);
   const einText = given(input.EIN);
   const cityText = given(input.City);
   const stateText = given(input.State);
   if (!nameText && !einText && !cityText && !stateText) {
-    violations.push({ code: ErrorCode.CharitySearchCriterionRequired, message: 'At least one of Name, EIN, City or State is required.' });
+    violations.push({ code: Rule.CharitySearchCriterionRequired, message: 'At least one of Name, EIN, City or State is required.' });
   }
 
   let name: CharitySearchCriteria['name'] = null;
   if (nameText) {
     const text = searchText(nameText);
     if (!text) {
-      violations.push({ code: ErrorCode.CharityNameUnsearchable, field: 'Name', message: "'Name' must contain at least one letter or digit." });
+      violations.push({ code: Rule.CharityNameUnsearchable, field: 'Name', message: "'Name' must contain at least one letter or digit." });
     } else {
       name = { text, words: [...new Set(text.split(' '))].slice(0, MAX_NAME_WORDS) };
     }
@@ -87,13 +87,13 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
     const parsed = parseTaxId(einText);
     if (!parsed) {
       violations.push({
-        code: ErrorCode.CharityEinInvalid,
+        code: Rule.CharityEinInvalid,
         field: 'EIN',
         message: "'EIN' must be a US EIN (12-3456789 or 123456789) or a Canadian business number (123456789 or 123456789RR0001).",
       });
     } else if (registry && parsed.only && parsed.only !== registry) {
       violations.push({
-        code: ErrorCode.CharityEinOfOtherSource,
+        code: Rule.CharityEinOfOtherSource,
         field: 'EIN',
         message:
           parsed.only === 'CRA'
@@ -108,19 +108,19 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
   let state: string | null = null;
   if (stateText) {
     if (/^[A-Za-z]{2}$/.test(stateText)) state = stateText.toUpperCase();
-    else violations.push({ code: ErrorCode.InvalidFormat, field: 'State', message: "'State' must be a two-letter state or province code." });
+    else violations.push({ code: Rule.InvalidFormat, field: 'State', message: "'State' must be a two-letter state or province code." });
   }
   let cityKey: string | null = null;
   if (cityText) {
     cityKey = searchText(cityText);
-    if (!cityKey) violations.push({ code: ErrorCode.InvalidFormat, field: 'City', message: "'City' must contain at least one letter or digit." });
+    if (!cityKey) violations.push({ code: Rule.InvalidFormat, field: 'City', message: "'City' must contain at least one letter or digit." });
   }
 
   const pageIndex = input.PageIndex ?? 1;
-  if (pageIndex < 1) violations.push({ code: ErrorCode.OutOfRange, field: 'PageIndex', message: "'PageIndex' must be 1 or more." });
+  if (pageIndex < 1) violations.push({ code: Rule.OutOfRange, field: 'PageIndex', message: "'PageIndex' must be 1 or more." });
   const pageSize = input.PageSize ?? DEFAULT_PAGE_SIZE;
   if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    violations.push({ code: ErrorCode.OutOfRange, field: 'PageSize', message: `'PageSize' must be from 1 to ${MAX_PAGE_SIZE}.` });
+    violations.push({ code: Rule.OutOfRange, field: 'PageSize', message: `'PageSize' must be from 1 to ${MAX_PAGE_SIZE}.` });
   }
 
   let sort: CharitySearchCriteria['sort'] = null;
@@ -128,7 +128,7 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
   if (sortText) {
     const column = SORT_BY_LOWER.get(sortText.toLowerCase());
     if (!column) {
-      violations.push({ code: ErrorCode.InvalidValue, field: 'SortColumn', message: `'SortColumn' must be one of ${SORT_COLUMNS.join(', ')}.` });
+      violations.push({ code: Rule.InvalidValue, field: 'SortColumn', message: `'SortColumn' must be one of ${SORT_COLUMNS.join(', ')}.` });
     } else {
       sort = { column, desc: input.SortDesc === true };
     }

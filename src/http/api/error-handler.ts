@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../../domain/error-codes.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { isDatabaseUnavailable, sqlStateOf } from '../../platform/database/errors.ts';
+import { Rule } from '../../domain/rules.ts';
+import { DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, ValidationError, findError } from '../../platform/errors.ts';
 import { sendBrokenRules, sendProblem } from './problems.ts';
 import { schemaViolations } from './schema-errors.ts';
 
@@ -25,18 +24,19 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations);
   if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
 
-  if (isInvalidDatabaseInput(error)) {
+  const unstorable = findError(error, InvalidStoredValueError);
+  if (unstorable) {
     // Backstop: a value no rule caught that PostgreSQL cannot take (a NUL character, an
     // out-of-range number or date). The request is refused; nothing was written.
-    request.log.info({ code: sqlStateOf(error) }, 'input refused by the database');
-    return sendBrokenRules(reply, [{ code: ErrorCode.InvalidFormat, message: 'A value in the request cannot be stored (control characters, or a number or date out of range).' }]);
+    request.log.info({ code: unstorable.driverCode }, 'input refused by the database');
+    return sendBrokenRules(reply, [{ code: Rule.InvalidFormat, message: 'A value in the request cannot be stored (control characters, or a number or date out of range).' }]);
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status === 400 || error instanceof SyntaxError || UNREADABLE_BODY.has(error.code)) {
     request.log.info({ code: error.code }, 'unreadable request body');
     return sendBrokenRules(reply, [
       {
-        code: ErrorCode.InvalidRequest,
+        code: Rule.InvalidRequest,
         field: 'body',
         message: error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty.' : 'The request body is not valid JSON.',
       },
@@ -49,22 +49,15 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (status === 429) return sendProblem(reply, 429, 'Too many requests; try again later.');
   if (status >= 400 && status < 500) return sendProblem(reply, status, null);
 
-  if (isDatabaseUnavailable(error)) {
-    // One short line per request, not a stack trace each: an outage otherwise floods the log
-    // (an outage audit: 1.75 MB in 3 minutes). 503 with Retry-After tells clients to come back.
-    request.log.warn({ errorName: error.name, code: sqlStateOf(error) ?? error.code }, 'database unavailable: answered 503');
+  const unavailable = findError(error, DatabaseUnavailableError);
+  if (unavailable) {
+    // One short line per request, not a stack trace each: an outage otherwise floods the log.
+    // 503 with Retry-After tells clients to come back.
+    request.log.warn({ errorName: error.name, code: unavailable.driverCode }, 'database unavailable: answered 503');
     request.server.databaseAvailability.refused();
     reply.header('Retry-After', '5');
     return sendProblem(reply, 503, 'The service cannot reach its database. Try again shortly.');
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500, null);
-}
-
-/** PostgreSQL's "data exception" codes that bad input causes (class 22), wherever the driver put them. */
-const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22001', '22023', '22004']);
-
-export function isInvalidDatabaseInput(error: unknown): boolean {
-  const code = sqlStateOf(error);
-  return code !== undefined && INVALID_INPUT.has(code);
 }

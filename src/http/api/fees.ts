@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import type { FeeBreakdown as FeeBreakdownDomain } from '../../domain/fees.ts';
 import { centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readTransactionLine, readTransactionLines } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, notFound } from './wire.ts';
@@ -139,12 +139,12 @@ function readPaymentMethodType(q: { PaymentMethodTypeId?: string; CreditCardType
     if (raw === undefined || raw === '') continue;
     const value = /^[1-7]$/.test(raw) ? Number(raw) : undefined;
     if (value === undefined) {
-      violations.push({ code: ErrorCode.InvalidValue, field: name, message: `'${name}' must be 1 (AMEX), 2 (MASTERCARD), 3 (VISA), 4 (DISCOVER), 5 (DINERSCLUB), 6 (JCB) or 7 (ACH).` });
+      violations.push({ code: Rule.InvalidValue, field: name, message: `'${name}' must be 1 (AMEX), 2 (MASTERCARD), 3 (VISA), 4 (DISCOVER), 5 (DINERSCLUB), 6 (JCB) or 7 (ACH).` });
       return undefined;
     }
     if (result !== undefined && result !== value) {
       violations.push({
-        code: ErrorCode.FeePaymentMethodTypeConflict,
+        code: Rule.FeePaymentMethodTypeConflict,
         field: 'CreditCardTypeId',
         message: "'CreditCardTypeId' is another name of 'PaymentMethodTypeId'; the two differ.",
       });

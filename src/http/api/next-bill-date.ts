@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { BILLING_FREQUENCIES, nextBillDate, parseBillingFrequency } from '../../domain/billing-dates.ts';
-import { ErrorCode } from '../../domain/error-codes.ts';
-import { NotFoundError, violation } from '../../domain/errors.ts';
+import { Rule } from '../../domain/rules.ts';
+import { NotFoundError, violation } from '../../platform/errors.ts';
 import { readBillDate } from './recurring-profiles.ts';
 import { notFound } from './wire.ts';
 
@@ -49,7 +49,7 @@ export function nextBillDateRoutes(app: FastifyInstance) {
       const date = readBillDate(request.query.Date, 'Date');
       if (typeof date !== 'string') throw violation(date.code, date.field, date.message);
       // Empty is missing (1001), as for Date; 404 is for a frequency that does not exist.
-      if (request.query.BillingFrequency.trim() === '') throw violation(ErrorCode.Required, 'BillingFrequency', "'BillingFrequency' is required.");
+      if (request.query.BillingFrequency.trim() === '') throw violation(Rule.Required, 'BillingFrequency', "'BillingFrequency' is required.");
       const frequency = parseBillingFrequency(request.query.BillingFrequency);
       if (!frequency) {
         throw new NotFoundError(`No data found: '${request.query.BillingFrequency.trim()}' is not a BillingFrequency (${FREQUENCIES_TEXT}).`);
@@ -59,7 +59,7 @@ export function nextBillDateRoutes(app: FastifyInstance) {
         next = nextBillDate(date, { frequency, anchorDay: Number(date.slice(8, 10)) });
       } catch (err) {
         if (!(err instanceof RangeError)) throw err;
-        throw violation(ErrorCode.OutOfRange, 'Date', "'Date' is too late: the next bill date would be after 9999-12-31.");
+        throw violation(Rule.OutOfRange, 'Date', "'Date' is too late: the next bill date would be after 9999-12-31.");
       }
       return { NextBillDate: `${next}T00:00:00` };
     },

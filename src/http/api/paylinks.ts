@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation, firstPerField } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { sanitizeTheme } from '../paypage/theme.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { PayLinkResult } from '../../modules/paylinks/result-service.ts';
 import {
@@ -186,7 +186,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       // The pay-link key first: without it nothing else is judged.
       const apiKey = str('ApiKey');
       if (apiKey !== undefined && apiKey !== '' && !(await services.partners.verifyApiKey(request.partner.id, apiKey))) {
-        throw new ValidationError([{ code: ErrorCode.PayLinkApiKeyInvalid, field: 'ApiKey', message: "'ApiKey' is not the partner's pay-link API key." }]);
+        throw new ValidationError([{ code: Rule.PayLinkApiKeyInvalid, field: 'ApiKey', message: "'ApiKey' is not the partner's pay-link API key." }]);
       }
       const own: RuleViolation[] = [];
       const lines: PayLinkLineInput[] = (Array.isArray(body.PaymentLines) ? (body.PaymentLines as unknown[]) : []).map((raw, i) => {
@@ -207,9 +207,9 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       });
       // The theme's type and length are checked before it is parsed: sanitizing is the costly step.
       const theme = str('Theme');
-      if (theme !== undefined && theme.length > MAX.Theme) own.push({ code: ErrorCode.MaxLength, field: 'Theme', message: `'Theme' must be at most ${MAX.Theme} characters.` });
+      if (theme !== undefined && theme.length > MAX.Theme) own.push({ code: Rule.MaxLength, field: 'Theme', message: `'Theme' must be at most ${MAX.Theme} characters.` });
       else if (theme !== undefined && THEME_CONTROL_CHARACTERS.test(theme)) {
-        own.push({ code: ErrorCode.InvalidFormat, field: 'Theme', message: "'Theme' must not contain control characters (other than tab and line breaks)." });
+        own.push({ code: Rule.InvalidFormat, field: 'Theme', message: "'Theme' must not contain control characters (other than tab and line breaks)." });
       }
       const input: PayLinkCreateInput = {
         processorGuid: str('ProcessorGuid'),

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
-import { type RuleViolation, firstPerField } from '../../domain/error-codes.ts';
+import { type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../../modules/payments/payment-input.ts';
 import type { PaymentRecord } from '../../modules/payments/payment-record.ts';

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { RuleViolation } from '../../domain/error-codes.ts';
+import type { RuleName } from '../../domain/rules.ts';
+import type { Violation } from '../../platform/errors.ts';
+import { ErrorCode } from './error-codes.ts';
 
 /** RFC 9457 problem details, as ASP.NET Core writes them (with a traceId). */
 const TYPES: Record<number, [string, string]> = {
@@ -67,14 +69,18 @@ export interface BrokenRuleWire {
   LoggerMessage: string | null;
 }
 
-export function toBrokenRules(violations: RuleViolation[]): BrokenRuleWire[] {
-  return violations.map((v) => ({
-    ErrorCode: v.code,
-    Message: v.message,
-    LoggerMessage: v.field ? `${v.field}: rule ${v.code}` : `rule ${v.code}`,
-  }));
+export function toBrokenRules(violations: readonly Violation[]): BrokenRuleWire[] {
+  return violations.map((v) => brokenRule(v, ErrorCode[v.code as RuleName]));
 }
 
-export function sendBrokenRules(reply: FastifyReply, violations: RuleViolation[]) {
+function brokenRule(v: Violation, code: number): BrokenRuleWire {
+  return {
+    ErrorCode: code,
+    Message: v.message,
+    LoggerMessage: v.field ? `${v.field}: rule ${code}` : `rule ${code}`,
+  };
+}
+
+export function sendBrokenRules(reply: FastifyReply, violations: readonly Violation[]) {
   return reply.code(400).type('application/json; charset=utf-8').send(toBrokenRules(violations));
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { BILLING_FREQUENCIES, type BillingFrequency, type CalendarDate, parseBillingFrequency, parseCalendarDate } from '../../domain/billing-dates.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
 import { type Cents, centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { RecurringProfileRow, RecurringProfileTerms } from '../../modules/recurring/profile-service.ts';
 import { isViolation, readAmount, readCardProcessingFeeOverride, readCommissionRateOverride } from './transaction-lines.ts';
@@ -174,12 +174,12 @@ function toWire(row: RecurringProfileRow, message: string): Static<typeof Recurr
 
 /** A `yyyy-MM-dd` query or body value as a calendar date, or the violation that names the field. */
 export function readBillDate(raw: string, field: string): CalendarDate | RuleViolation {
-  if (raw.trim() === '') return { code: ErrorCode.Required, field, message: `'${field}' is required.` };
+  if (raw.trim() === '') return { code: Rule.Required, field, message: `'${field}' is required.` };
   const parsed = parseCalendarDate(raw);
   if (parsed.ok) return parsed.date;
   return parsed.problem === 'malformed'
-    ? { code: ErrorCode.InvalidFormat, field, message: `'${field}' must be a date in the form yyyy-MM-dd.` }
-    : { code: ErrorCode.InvalidFormat, field, message: `'${field}' is not a date of the calendar.` };
+    ? { code: Rule.InvalidFormat, field, message: `'${field}' must be a date in the form yyyy-MM-dd.` }
+    : { code: Rule.InvalidFormat, field, message: `'${field}' is not a date of the calendar.` };
 }
 
 
@@ -210,12 +210,12 @@ function readTerms(body: Partial<CreateWire>, violations: RuleViolation[]): Part
   if (given(body.BillingFrequency)) {
     const frequency: BillingFrequency | undefined = parseBillingFrequency(body.BillingFrequency);
     if (frequency) out.frequency = frequency;
-    else violations.push({ code: ErrorCode.RecurringFrequencyUnknown, field: 'BillingFrequency', message: `'BillingFrequency' must be one of ${FREQUENCIES_TEXT}.` });
+    else violations.push({ code: Rule.RecurringFrequencyUnknown, field: 'BillingFrequency', message: `'BillingFrequency' must be one of ${FREQUENCIES_TEXT}.` });
   }
   if (given(body.TransactionSourceGroupId)) {
     const text = body.TransactionSourceGroupId.trim();
     if (/^\d{1,2}$/.test(text) && Number(text) in TRANSACTION_SOURCE_GROUPS) out.transactionSourceGroupId = Number(text);
-    else violations.push({ code: ErrorCode.InvalidValue, field: 'TransactionSourceGroupId', message: "'TransactionSourceGroupId' must be a TransactionSourceGroupId from 1 to 12." });
+    else violations.push({ code: Rule.InvalidValue, field: 'TransactionSourceGroupId', message: "'TransactionSourceGroupId' must be a TransactionSourceGroupId from 1 to 12." });
   }
   if (given(body.CommissionRateOverride)) {
     const rate = readCommissionRateOverride(body.CommissionRateOverride, 'CommissionRateOverride');
@@ -257,7 +257,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
       // The schema asks for a non-empty string; blank text (' ') is as good as missing, and the
       // terms cannot be read without these (a blank one reached the billing code: a 500).
       for (const field of ['Amount', 'StartDate', 'BillingFrequency'] as const) {
-        if (body[field].trim() === '') violations.push({ code: ErrorCode.Required, field, message: `'${field}' is required.` });
+        if (body[field].trim() === '') violations.push({ code: Rule.Required, field, message: `'${field}' is required.` });
       }
       const read = readTerms(body, violations);
       if (violations.length > 0) throw new ValidationError(violations);

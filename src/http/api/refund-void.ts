@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation, firstPerField } from '../../domain/error-codes.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import { type AdjustmentInput, type AdjustmentOutcome, EXTERNAL_ID_MAX_LENGTH, REASON_MAX_LENGTH } from '../../modules/adjustments/refund-void-service.ts';
 import { schemaViolations } from './schema-errors.ts';
@@ -70,7 +70,7 @@ export function adjustmentToWire(o: AdjustmentOutcome): Static<typeof RefundVoid
  */
 function allViolations(request: FastifyRequest, rules: RuleViolation[]): RuleViolation[] {
   const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
-  const missingReference = rules.filter((v) => v.code === ErrorCode.PaymentReferenceRequired);
+  const missingReference = rules.filter((v) => v.code === Rule.PaymentReferenceRequired);
   return firstPerField([...missingReference, ...fromSchema, ...rules]);
 }
 

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 
 /** `/Transactions/0/Amount` -> `Transactions[0].Amount` */
 function fieldPath(instancePath: string, missing?: string): string {
@@ -38,38 +38,38 @@ export function schemaViolations(errors: FastifySchemaValidationError[], context
 function describe(field: string, keyword: string, params: Record<string, unknown>): RuleViolation {
   switch (keyword) {
     case 'required':
-      return { code: ErrorCode.Required, field, message: `'${field}' is required.` };
+      return { code: Rule.Required, field, message: `'${field}' is required.` };
     case 'maxLength':
-      return { code: ErrorCode.MaxLength, field, message: `'${field}' must be at most ${params.limit} characters.` };
+      return { code: Rule.MaxLength, field, message: `'${field}' must be at most ${params.limit} characters.` };
     case 'minLength':
       return Number(params.limit) <= 1
-        ? { code: ErrorCode.Required, field, message: `'${field}' must not be empty.` }
-        : { code: ErrorCode.InvalidFormat, field, message: `'${field}' must be at least ${params.limit} characters.` };
+        ? { code: Rule.Required, field, message: `'${field}' must not be empty.` }
+        : { code: Rule.InvalidFormat, field, message: `'${field}' must be at least ${params.limit} characters.` };
     case 'maxItems':
-      return { code: ErrorCode.OutOfRange, field, message: `'${field}' may have at most ${params.limit} items.` };
+      return { code: Rule.OutOfRange, field, message: `'${field}' may have at most ${params.limit} items.` };
     case 'minItems':
-      return { code: ErrorCode.Required, field, message: `'${field}' must have at least ${params.limit} item(s).` };
+      return { code: Rule.Required, field, message: `'${field}' must have at least ${params.limit} item(s).` };
     case 'format':
       return params.format === 'uuid'
-        ? { code: ErrorCode.InvalidFormat, field, message: `'${field}' must be a GUID.` }
-        : { code: ErrorCode.InvalidFormat, field, message: `'${field}' is not a valid ${params.format}.` };
+        ? { code: Rule.InvalidFormat, field, message: `'${field}' must be a GUID.` }
+        : { code: Rule.InvalidFormat, field, message: `'${field}' is not a valid ${params.format}.` };
     case 'pattern':
-      return { code: ErrorCode.InvalidFormat, field, message: `'${field}' has an invalid format.` };
+      return { code: Rule.InvalidFormat, field, message: `'${field}' has an invalid format.` };
     case 'type':
       return {
-        code: ErrorCode.InvalidType,
+        code: Rule.InvalidType,
         field,
         message: `'${field}' must be ${TYPE_NAMES[String(params.type).split(',')[0]!] ?? String(params.type)}.`,
       };
     case 'enum':
     case 'const':
-      return { code: ErrorCode.InvalidValue, field, message: `'${field}' is not one of the allowed values.` };
+      return { code: Rule.InvalidValue, field, message: `'${field}' is not one of the allowed values.` };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { code: ErrorCode.OutOfRange, field, message: `'${field}' must be ${params.comparison} ${params.limit}.` };
+      return { code: Rule.OutOfRange, field, message: `'${field}' must be ${params.comparison} ${params.limit}.` };
     default:
-      return { code: ErrorCode.InvalidValue, field, message: `'${field}' is not valid.` };
+      return { code: Rule.InvalidValue, field, message: `'${field}' is not valid.` };
   }
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
 import type { FeeLineInput } from '../../domain/fees.ts';
 import { type Cents, MAX_CENTS, formatCents, parseAmount } from '../../domain/money.ts';
@@ -52,30 +52,30 @@ export type TransactionLineWire = Static<typeof TransactionLine>;
  */
 export function readAmount(raw: string, field: string, positive: boolean): Cents | RuleViolation {
   const text = raw.trim();
-  if (text === '') return { code: ErrorCode.Required, field, message: `'${field}' is required.` };
+  if (text === '') return { code: Rule.Required, field, message: `'${field}' is required.` };
   if (text.length > AMOUNT_MAX_CHARS) {
-    return { code: ErrorCode.MaxLength, field, message: `'${field}' must be at most ${AMOUNT_MAX_CHARS} characters.` };
+    return { code: Rule.MaxLength, field, message: `'${field}' must be at most ${AMOUNT_MAX_CHARS} characters.` };
   }
   const cents = parseAmount(text);
   if (cents !== undefined) {
-    if (positive && cents === 0) return { code: ErrorCode.OutOfRange, field, message: `'${field}' must be greater than 0.` };
+    if (positive && cents === 0) return { code: Rule.OutOfRange, field, message: `'${field}' must be greater than 0.` };
     return cents;
   }
-  if (/^-\d+(\.\d+)?$/.test(text)) return { code: ErrorCode.OutOfRange, field, message: `'${field}' must not be negative.` };
-  if (/^\d+\.\d{3,}$/.test(text)) return { code: ErrorCode.InvalidFormat, field, message: `'${field}' must have at most 2 decimals.` };
+  if (/^-\d+(\.\d+)?$/.test(text)) return { code: Rule.OutOfRange, field, message: `'${field}' must not be negative.` };
+  if (/^\d+\.\d{3,}$/.test(text)) return { code: Rule.InvalidFormat, field, message: `'${field}' must have at most 2 decimals.` };
   if (/^\d+(\.\d{1,2})?$/.test(text)) {
-    return { code: ErrorCode.OutOfRange, field, message: `'${field}' must be at most ${formatCents(MAX_CENTS)}.` };
+    return { code: Rule.OutOfRange, field, message: `'${field}' must be at most ${formatCents(MAX_CENTS)}.` };
   }
-  return { code: ErrorCode.InvalidFormat, field, message: `'${field}' must be an amount such as 100.00 (digits, at most 2 decimals).` };
+  return { code: Rule.InvalidFormat, field, message: `'${field}' must be an amount such as 100.00 (digits, at most 2 decimals).` };
 }
 
 /** Reads a percentage ("2.5"): decimal text with at most 4 decimals, returned trimmed. */
 function readRate(raw: string, field: string): string | RuleViolation {
   const text = raw.trim();
-  if (!RATE.test(text)) return { code: ErrorCode.InvalidFormat, field, message: `'${field}' must be a percentage such as 2.5.` };
+  if (!RATE.test(text)) return { code: Rule.InvalidFormat, field, message: `'${field}' must be a percentage such as 2.5.` };
   const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
   if (decimals > RATE_MAX_DECIMALS) {
-    return { code: ErrorCode.InvalidFormat, field, message: `'${field}' must have at most ${RATE_MAX_DECIMALS} decimals.` };
+    return { code: Rule.InvalidFormat, field, message: `'${field}' must have at most ${RATE_MAX_DECIMALS} decimals.` };
   }
   return text;
 }
@@ -90,7 +90,7 @@ export function readCardProcessingFeeOverride(raw: string, field: string): strin
   const rate = readRate(raw, field);
   if (isViolation(rate)) return rate;
   if (rate.startsWith('-') || Number(rate.split('.')[0]) >= 100) {
-    return { code: ErrorCode.OutOfRange, field, message: `'${field}' must be at least 0 and below 100.` };
+    return { code: Rule.OutOfRange, field, message: `'${field}' must be at least 0 and below 100.` };
   }
   return rate;
 }
@@ -110,7 +110,7 @@ export function readTransactionLine(
   const groupId = /^\d{1,2}$/.test(groupText) ? Number(groupText) : NaN;
   if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, groupId)) {
     const field = fieldOf('TransactionSourceGroupId');
-    violations.push({ code: ErrorCode.InvalidValue, field, message: `'${field}' must be a TransactionSourceGroupId from 1 to 12.` });
+    violations.push({ code: Rule.InvalidValue, field, message: `'${field}' must be a TransactionSourceGroupId from 1 to 12.` });
   }
 
   const amount = readAmount(wire.Amount ?? '', fieldOf('Amount'), true);

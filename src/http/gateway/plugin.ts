@@ -10,8 +10,7 @@ import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
 import { XmlRequestError } from './xml.ts';
 import { utf8FormEntries, utf8Text } from '../../platform/utf8-text.ts';
-import { isDatabaseUnavailable, sqlStateOf } from '../../platform/database/errors.ts';
-import { VaultError } from '../../modules/vault/keys.ts';
+import { DatabaseUnavailableError, InvalidStoredValueError, VaultError, findError } from '../../platform/errors.ts';
 
 /** Surface B: the SOAP 1.1 / SOAP 1.2 / HTTP POST tokenization gateway. */
 export const GATEWAY_PATH = '/admin/ws/recurring.asmx';
@@ -50,9 +49,8 @@ const DATABASE_UNAVAILABLE = 'The service cannot reach its database. Try again s
 /** When the vault cannot seal or open card and account data on this server (its keys unavailable). */
 const VAULT_UNAVAILABLE = 'Card and bank account data cannot be stored or read on this server at the moment; the operator is told. Try again later.';
 
-function logDatabaseUnavailable(request: FastifyRequest, err: unknown, operation: string | undefined) {
-  const e = err as { name?: unknown; code?: unknown };
-  request.log.warn({ operation, errorName: e?.name, code: sqlStateOf(err) ?? e?.code }, 'database unavailable: gateway call not carried out');
+function logDatabaseUnavailable(request: FastifyRequest, err: unknown, unavailable: DatabaseUnavailableError, operation: string | undefined) {
+  request.log.warn({ operation, errorName: (err as { name?: unknown })?.name, code: unavailable.driverCode }, 'database unavailable: gateway call not carried out');
   request.server.databaseAvailability.refused();
 }
 
@@ -67,14 +65,15 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
   try {
     return await op.run(gateway, params, caller(request));
   } catch (err) {
-    const state = sqlStateOf(err);
+    const state = findError(err, InvalidStoredValueError)?.driverCode;
     if (state && UNSTORABLE_TEXT.has(state)) {
       // Not the error itself: its message carries every bound parameter.
       request.log.warn({ operation: op.name, sqlState: state }, 'gateway parameter refused by the database');
       return { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };
     }
-    if (isDatabaseUnavailable(err)) {
-      logDatabaseUnavailable(request, err, op.name);
+    const unavailable = findError(err, DatabaseUnavailableError);
+    if (unavailable) {
+      logDatabaseUnavailable(request, err, unavailable, op.name);
       if (overSoap) throw new SoapFault(500, 'Server', DATABASE_UNAVAILABLE);
       return { code: 'Internal_Error', error: DATABASE_UNAVAILABLE };
     }
@@ -119,8 +118,9 @@ function gatewayErrorHandler(error: FastifyError, request: FastifyRequest, reply
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (status >= 400 && status < 500) return sendError(request, reply, status, 'Client', 'The request could not be read.');
-  if (isDatabaseUnavailable(error)) {
-    logDatabaseUnavailable(request, error, undefined);
+  const unavailable = findError(error, DatabaseUnavailableError);
+  if (unavailable) {
+    logDatabaseUnavailable(request, error, unavailable, undefined);
     return sendError(request, reply, 500, 'Server', DATABASE_UNAVAILABLE);
   }
   request.log.error({ err: error }, 'gateway error');

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
-import { VaultError, generateKey } from '../../modules/vault/keys.ts';
+import { generateKey } from '../../modules/vault/keys.ts';
+import { VaultError } from '../../platform/errors.ts';
 import { Vault } from '../../modules/vault/vault.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import type { PayLink } from '../../modules/paylinks/paylink-service.ts';
 import type { CheckoutSubmission } from '../../modules/paylinks/checkout-service.ts';
 import { attrs, esc } from './html.ts';
@@ -149,21 +149,21 @@ export function fieldMessage(t: Messages, v: RuleViolation): string {
   const e = t.errors;
   const field = v.field ?? '';
   switch (v.code) {
-    case ErrorCode.Required:
+    case Rule.Required:
       return field === 'Country' ? e.country : e.required;
-    case ErrorCode.MaxLength:
+    case Rule.MaxLength:
       return e.tooLong;
-    case ErrorCode.CardNumberInvalid:
+    case Rule.CardNumberInvalid:
       return e.cardNumber;
-    case ErrorCode.CardExpired:
+    case Rule.CardExpired:
       return e.cardExpired;
-    case ErrorCode.RoutingNumberInvalid:
+    case Rule.RoutingNumberInvalid:
       return e.routing;
-    case ErrorCode.AccountNumberInvalid:
+    case Rule.AccountNumberInvalid:
       return e.account;
-    case ErrorCode.PaymentMethodNotAccepted:
+    case Rule.PaymentMethodNotAccepted:
       return e.notAccepted;
-    case ErrorCode.InvalidValue:
+    case Rule.InvalidValue:
       if (field === 'Country') return e.achCountry;
       if (field === 'CheckAccountTypeId' || field === 'CheckTypeId') return e.accountType;
       return e.invalid;

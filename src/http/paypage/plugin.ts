@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponseCode } from '../../domain/payment-status.ts';
-import { NotFoundError } from '../../domain/errors.ts';
-import { isDatabaseUnavailable } from '../../platform/database/errors.ts';
+import { DatabaseUnavailableError, NotFoundError, findError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import { type PayLink, payLinkRef } from '../../modules/paylinks/paylink-service.ts';
 import type { CheckoutOutcome, SavedInstruments } from '../../modules/paylinks/checkout-service.ts';
@@ -343,7 +342,7 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
     // read as a database error had logged an outage that never happened (an HTTP audit).
     const refused = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
     // An unreachable database is 503 with Retry-After, one warn line, as on the API.
-    const unavailable = refused === undefined && isDatabaseUnavailable(error);
+    const unavailable = refused === undefined && findError(error, DatabaseUnavailableError) !== undefined;
     const status = unavailable ? 503 : (refused ?? 500);
     if (unavailable) {
       request.log.warn({ errorName: error.name }, 'database unavailable: pay page answered 503');

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { formatCents, parseAmount } from '../../domain/money.ts';
 import type { FeeBreakdown } from '../../domain/fees.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
@@ -11,8 +11,8 @@ import { type FollowUpResult, ProcessorNotReachedError } from '../../processors/
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database/database.ts';
 import { paymentAdjustments, paymentLines, payments, processors } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { OperatorInputError } from '../partners/partner-service.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { OperatorInputError } from '../../platform/errors.ts';
 import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/processor-outcome.ts';
 import type { PaymentRow } from '../payments/payment-record.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
@@ -109,27 +109,27 @@ export class RefundVoidService {
   /** Every rule of the request that needs no database, at once (one violation per field). */
   validate(partner: AuthenticatedPartner, input: AdjustmentInput): RuleViolation[] {
     const out: RuleViolation[] = [];
-    const add = (code: number, field: string | undefined, message: string) => {
+    const add = (code: RuleName, field: string | undefined, message: string) => {
       if (!out.some((v) => v.field === field)) out.push({ code, field, message });
     };
     if (blank(input.paymentGuid) && blank(input.paymentExternalId)) {
-      add(ErrorCode.PaymentReferenceRequired, 'PaymentGuid', "'PaymentGuid' or 'PaymentExternalId' is required: the payment to act on.");
+      add(Rule.PaymentReferenceRequired, 'PaymentGuid', "'PaymentGuid' or 'PaymentExternalId' is required: the payment to act on.");
     }
-    if (!blank(input.paymentGuid) && !GUID.test(input.paymentGuid!.trim())) add(ErrorCode.InvalidFormat, 'PaymentGuid', "'PaymentGuid' must be a GUID.");
+    if (!blank(input.paymentGuid) && !GUID.test(input.paymentGuid!.trim())) add(Rule.InvalidFormat, 'PaymentGuid', "'PaymentGuid' must be a GUID.");
     if (input.paymentExternalId !== undefined && input.paymentExternalId.length > EXTERNAL_ID_MAX_LENGTH) {
-      add(ErrorCode.MaxLength, 'PaymentExternalId', `'PaymentExternalId' must be at most ${EXTERNAL_ID_MAX_LENGTH} characters.`);
+      add(Rule.MaxLength, 'PaymentExternalId', `'PaymentExternalId' must be at most ${EXTERNAL_ID_MAX_LENGTH} characters.`);
     } else if (!blank(input.paymentExternalId) && !EXTERNAL_ID.test(input.paymentExternalId!.trim())) {
-      add(ErrorCode.InvalidFormat, 'PaymentExternalId', "'PaymentExternalId' must be a transaction id: printable characters without spaces.");
+      add(Rule.InvalidFormat, 'PaymentExternalId', "'PaymentExternalId' must be a transaction id: printable characters without spaces.");
     }
     if (input.amount !== undefined && parseAmount(input.amount) === undefined) {
-      add(ErrorCode.InvalidFormat, 'Amount', "'Amount' must be an amount (digits with at most 2 decimals); leave it out: a refund or void is for the whole payment.");
+      add(Rule.InvalidFormat, 'Amount', "'Amount' must be an amount (digits with at most 2 decimals); leave it out: a refund or void is for the whole payment.");
     }
-    if (blank(input.reason)) add(ErrorCode.Required, 'Reason', "'Reason' is required.");
-    else if (input.reason!.length > REASON_MAX_LENGTH) add(ErrorCode.MaxLength, 'Reason', `'Reason' must be at most ${REASON_MAX_LENGTH} characters.`);
+    if (blank(input.reason)) add(Rule.Required, 'Reason', "'Reason' is required.");
+    else if (input.reason!.length > REASON_MAX_LENGTH) add(Rule.MaxLength, 'Reason', `'Reason' must be at most ${REASON_MAX_LENGTH} characters.`);
     if (partner.kind === 'for-profit' && blank(input.processorGuid)) {
-      add(ErrorCode.ProcessorRequired, 'ProcessorGuid', "'ProcessorGuid' is required for a for-profit partner.");
+      add(Rule.ProcessorRequired, 'ProcessorGuid', "'ProcessorGuid' is required for a for-profit partner.");
     } else if (!blank(input.processorGuid) && !GUID.test(input.processorGuid!.trim())) {
-      add(ErrorCode.InvalidFormat, 'ProcessorGuid', "'ProcessorGuid' must be a GUID.");
+      add(Rule.InvalidFormat, 'ProcessorGuid', "'ProcessorGuid' must be a GUID.");
     }
     return out;
   }
@@ -236,7 +236,7 @@ export class RefundVoidService {
       return (await this.#processors.resolve(partner, { processorId: processorGuid!.trim() })).id;
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      throw new ValidationError([{ code: ErrorCode.UnknownReference, field: 'ProcessorGuid', message: "'ProcessorGuid' is not one of the partner's processors." }]);
+      throw new ValidationError([{ code: Rule.UnknownReference, field: 'ProcessorGuid', message: "'ProcessorGuid' is not one of the partner's processors." }]);
     }
   }
 
@@ -254,12 +254,12 @@ export class RefundVoidService {
         throw new NotFoundError(blank(input.paymentGuid) ? "No such payment: PaymentExternalId is the payment's TransactionId, from the payment response." : 'No such payment.');
       }
       if (processorId && payment.processorId !== processorId) {
-        throw new ValidationError([{ code: ErrorCode.ProcessorNotOfPayment, field: 'ProcessorGuid', message: "'ProcessorGuid' is not the processor of this payment." }]);
+        throw new ValidationError([{ code: Rule.ProcessorNotOfPayment, field: 'ProcessorGuid', message: "'ProcessorGuid' is not the processor of this payment." }]);
       }
       if (input.amount !== undefined && parseAmount(input.amount) !== payment.totalAmountCents) {
         const whole = formatCents(payment.totalAmountCents);
         throw new ValidationError([
-          { code: ErrorCode.InvalidValue, field: 'Amount', message: `'Amount' must be the payment's whole amount, ${whole}, or be left out: a ${kind} is for the whole payment (there are no partial refunds).` },
+          { code: Rule.InvalidValue, field: 'Amount', message: `'Amount' must be the payment's whole amount, ${whole}, or be left out: a ${kind} is for the whole payment (there are no partial refunds).` },
         ]);
       }
 

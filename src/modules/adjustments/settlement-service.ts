@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import { ErrorCode } from '../../domain/error-codes.ts';
+import { Rule } from '../../domain/rules.ts';
 import { PaymentResult, ProcessStatus } from '../../domain/payment-status.ts';
 import { formatCutoff, latestCutoff } from '../../domain/settlement-cutoff.ts';
 import type { Ids } from '../../platform/ids.ts';
@@ -7,7 +7,7 @@ import { ProcessorNotReachedError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { type SettlementTotals, settlementBatches } from '../../platform/database/schema/index.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import { and, asc, desc, eq, lt, sql } from '../../platform/database/drizzle.ts';
 import { rowsOf } from '../../platform/database/rows.ts';
 
@@ -161,9 +161,9 @@ export class SettlementService {
   async settle(options: { asOf?: Date; trigger?: 'cutoff' | 'operator' } = {}): Promise<SettlementRun> {
     const now = this.#clock.now();
     const asOf = options.asOf ?? now;
-    if (Number.isNaN(asOf.getTime())) throw new ValidationError([{ code: ErrorCode.InvalidFormat, field: 'asOf', message: 'The settlement moment is not a valid date-time.' }]);
+    if (Number.isNaN(asOf.getTime())) throw new ValidationError([{ code: Rule.InvalidFormat, field: 'asOf', message: 'The settlement moment is not a valid date-time.' }]);
     if (asOf.getTime() > now.getTime()) {
-      throw new ValidationError([{ code: ErrorCode.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
+      throw new ValidationError([{ code: Rule.OutOfRange, field: 'asOf', message: `The settlement moment ${asOf.toISOString()} is in the future (now is ${now.toISOString()}).` }]);
     }
     return (await this.#run(asOf, options.trigger ?? 'operator', { takeOverOnly: false }))!;
   }

@@ -8,7 +8,7 @@ import type { SqlClient, Store } from '../../platform/database/database.ts';
 import { CopySink, ParserThread, isUniqueViolation, sqlOf } from './import-copy.ts';
 import { readLines } from './import-reader.ts';
 import { CharityWriter } from './import-writer.ts';
-import { OperatorInputError } from '../partners/partner-service.ts';
+import { OperatorInputError } from '../../platform/errors.ts';
 
 export interface Rejection {
   line: number;

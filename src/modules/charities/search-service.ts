@@ -10,7 +10,7 @@ import { TrigramQuery } from '../../domain/charities/trigram-similarity.ts';
 import type { QueryOptions, SqlClient, Store } from '../../platform/database/database.ts';
 import { type NameCondition, planNameSearch, searchBeginningFirst } from './name-plan.ts';
 import { CharityNameStatistics, type NameStatistics } from './name-statistics.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 
 /** One search result, in the service's own terms. */
 export interface CharitySummary {

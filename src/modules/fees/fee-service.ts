@@ -1,11 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { PAYMENT_NO_FEE_GROUP, type FeeSchedule } from '../../domain/fee-schedule.ts';
 import { ACH_PAYMENT_METHOD_TYPE, FeeCalculationError, type FeeLineInput, type FeeQuote, quoteFees } from '../../domain/fees.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { charities, integrationSources, organizations, paymentTokens, processors } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { PartnerService } from '../partners/partner-service.ts';
 import { and, eq } from '../../platform/database/drizzle.ts';
 import { GUID } from '../../platform/ids.ts';
@@ -68,27 +68,27 @@ export class FeeService {
 
     if (request.tokenRef !== undefined && request.paymentMethodTypeId !== undefined) {
       violations.push({
-        code: ErrorCode.FeeTokenWithPaymentMethodType,
+        code: Rule.FeeTokenWithPaymentMethodType,
         field: 'TokenGuid',
         message: "'TokenGuid' cannot be sent with 'PaymentMethodTypeId' or 'CreditCardTypeId': the token's card brand decides the fees.",
       });
     }
     if (request.tokenRef !== undefined && !GUID.test(request.tokenRef) && !GATEWAY_KEY.test(request.tokenRef)) {
-      violations.push({ code: ErrorCode.InvalidFormat, field: 'TokenGuid', message: "'TokenGuid' must be a GUID (or the token's CcInfoKey)." });
+      violations.push({ code: Rule.InvalidFormat, field: 'TokenGuid', message: "'TokenGuid' must be a GUID (or the token's CcInfoKey)." });
     }
     request.lines.forEach((line, i) => {
       const group = line.transactionSourceGroupId;
       if (partner.kind === 'for-profit' && group !== PAYMENT_NO_FEE_GROUP) {
         const field = lineField(i, 'TransactionSourceGroupId');
         violations.push({
-          code: ErrorCode.FeeGroupNotAllowed,
+          code: Rule.FeeGroupNotAllowed,
           field,
           message: `'${field}' must be 12 (PaymentNoFee) for a for-profit partner.`,
         });
       } else if (partner.kind === 'non-profit' && group === PAYMENT_NO_FEE_GROUP) {
         const field = lineField(i, 'TransactionSourceGroupId');
         violations.push({
-          code: ErrorCode.FeeGroupNotAllowed,
+          code: Rule.FeeGroupNotAllowed,
           field,
           message: `'${field}' must not be 12 (PaymentNoFee): that group is for for-profit partners.`,
         });
@@ -112,7 +112,7 @@ export class FeeService {
     } catch (err) {
       if (!(err instanceof FeeCalculationError)) throw err;
       const field = lineField(err.lineIndex, 'Amount');
-      throw new ValidationError([{ code: ErrorCode.FeeCalculationFailed, field, message: `The fees of '${field}' cannot be calculated: ${err.message}` }]);
+      throw new ValidationError([{ code: Rule.FeeCalculationFailed, field, message: `The fees of '${field}' cannot be calculated: ${err.message}` }]);
     }
   }
 

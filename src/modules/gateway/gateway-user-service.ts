@@ -4,9 +4,9 @@ import type { Ids } from '../../platform/ids.ts';
 import { PASSWORD_PARAMS, hashSecret, verifySecret } from '../../platform/secrets.ts';
 import type { Db } from '../../platform/database/database.ts';
 import { gatewayUsers, partners } from '../../platform/database/schema/index.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import type { GatewaySessionService } from '../partners/gateway-session-service.ts';
-import { OperatorInputError } from '../partners/partner-service.ts';
+import { OperatorInputError } from '../../platform/errors.ts';
 import { and, asc, eq, sql } from '../../platform/database/drizzle.ts';
 
 /** Letters, digits and . _ @ -; 3 to 64 characters. */

@@ -5,14 +5,13 @@ import { GUID, type Ids } from '../../platform/ids.ts';
 import { digestsEqual, hashSecret, sha256, verifySecret } from '../../platform/secrets.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { charities, feeSchedules, integrationSources, organizations, partners, processors } from '../../platform/database/schema/index.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError, OperatorInputError } from '../../platform/errors.ts';
 import type { SessionService } from './session-service.ts';
 import { and, asc, eq } from '../../platform/database/drizzle.ts';
 
 /** Payment method types a new simulator processor accepts: every card brand, ACH and both wallets. */
 export const DEFAULT_PAYMENT_METHOD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
-export class OperatorInputError extends Error {}
 
 export interface PartnerCredentials {
   clientId: string;

@@ -1,7 +1,7 @@
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { processors } from '../../platform/database/schema/index.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import { and, eq } from '../../platform/database/drizzle.ts';
 
 export type ProcessorRow = typeof processors.$inferSelect;

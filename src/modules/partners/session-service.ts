@@ -1,11 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
-import { ErrorCode } from '../../domain/error-codes.ts';
+import { Rule } from '../../domain/rules.ts';
 import type { Ids } from '../../platform/ids.ts';
 import { digestsEqual, sha256, verifySecret } from '../../platform/secrets.ts';
 import type { Db } from '../../platform/database/database.ts';
 import { accessTokens, partners } from '../../platform/database/schema/index.ts';
-import { violation } from '../../domain/errors.ts';
+import { violation } from '../../platform/errors.ts';
 import { and, eq, gt, lt } from '../../platform/database/drizzle.ts';
 
 /** The spec: an access token expires exactly 5 hours after it is issued. */
@@ -50,7 +50,7 @@ export class SessionService {
       .where(eq(partners.id, clientId));
     const ok = await verifySecret(clientSecret, partner?.hash);
     if (!ok || !partner || partner.status !== 'active') {
-      throw violation(ErrorCode.AuthenticationFailed, undefined, 'The ClientId and ClientSecret do not authenticate.');
+      throw violation(Rule.AuthenticationFailed, undefined, 'The ClientId and ClientSecret do not authenticate.');
     }
     const token = this.#ids.secret(32);
     const issuedAt = this.#clock.now();

@@ -3,10 +3,10 @@ import type { Clock } from '../../platform/clock.ts';
 import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../../domain/billing-dates.ts';
 import { phoneProblem, zipProblem } from '../../domain/address.ts';
 import { type CardProblem, checkCardNumber, checkExpiry } from '../../domain/cards.ts';
-import { ErrorCode, type RuleViolation, firstPerField } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { PaymentResult } from '../../domain/payment-status.ts';
 import { ACH_PAYMENT_METHOD_TYPE } from '../../domain/fees.ts';
-import { ValidationError, NotFoundError } from '../../domain/errors.ts';
+import { ValidationError, NotFoundError } from '../../platform/errors.ts';
 import type { FeeService, ResolvedFeeQuote } from '../fees/fee-service.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../payments/payment-input.ts';
 import type { PaymentRecord } from '../payments/payment-record.ts';
@@ -215,7 +215,7 @@ export class PayLinkCheckoutService {
       } catch (err) {
         if (err instanceof ValidationError) {
           release = true;
-          return { kind: 'invalid', violations: err.violations };
+          return { kind: 'invalid', violations: err.violations as RuleViolation[] };
         }
         // Failed before the payment was recorded (a saved card this server cannot open, the
         // database down): nothing was charged, so the link is given back (a multi-server audit
@@ -321,17 +321,17 @@ export class PayLinkCheckoutService {
     const number = checkCardNumber(card.cardNum);
     const cardProblem = (p: CardProblem) => {
       const field = CARD_FIELDS[p.field];
-      const code = p.kind === 'required' ? ErrorCode.Required : p.kind === 'expired' ? ErrorCode.CardExpired : p.kind === 'checksum' || p.kind === 'brand' ? ErrorCode.CardNumberInvalid : ErrorCode.InvalidFormat;
+      const code = p.kind === 'required' ? Rule.Required : p.kind === 'expired' ? Rule.CardExpired : p.kind === 'checksum' || p.kind === 'brand' ? Rule.CardNumberInvalid : Rule.InvalidFormat;
       violations.push({ code, field, message: `'${field}' ${p.message}.` });
     };
     if (!number.ok) cardProblem(number.problem);
     checkExpiry(card.expMonth, card.expYear, this.#clock.now()).forEach(cardProblem);
     for (const [field, value, max] of [['FirstName', payer.firstName, 50], ['LastName', payer.lastName, 50], ['Street', payer.street, 50]] as const) {
-      if (value !== undefined && value.trim().length > max) violations.push({ code: ErrorCode.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
+      if (value !== undefined && value.trim().length > max) violations.push({ code: Rule.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
     }
     if (!blank(payer.zip)) {
       const problem = payer.zip!.trim().length > 10 ? 'must be at most 10 characters' : zipProblem(payer.zip!.trim(), payer.country?.trim() || undefined);
-      if (problem) violations.push({ code: ErrorCode.InvalidFormat, field: 'Zip', message: `'Zip' ${problem}.` });
+      if (problem) violations.push({ code: Rule.InvalidFormat, field: 'Zip', message: `'Zip' ${problem}.` });
     }
     if (violations.length > 0 || !number.ok) return { kind: 'invalid', violations: firstPerField(violations) };
 
@@ -503,8 +503,8 @@ export class PayLinkCheckoutService {
 function phoneViolations(payer: PayerForm): RuleViolation[] {
   if (blank(payer.phone)) return [];
   const phone = payer.phone!.trim();
-  if (phone.length > 20) return [{ code: ErrorCode.MaxLength, field: 'Phone', message: "'Phone' must be at most 20 characters." }];
+  if (phone.length > 20) return [{ code: Rule.MaxLength, field: 'Phone', message: "'Phone' must be at most 20 characters." }];
   const problem = phoneProblem(phone);
-  return problem ? [{ code: ErrorCode.InvalidFormat, field: 'Phone', message: `'Phone' ${problem}.` }] : [];
+  return problem ? [{ code: Rule.InvalidFormat, field: 'Phone', message: `'Phone' ${problem}.` }] : [];
 }
 

@@ -1,5 +1,5 @@
 import { countryProblem, emailProblem, ipProblem, phoneProblem, stateProblem, zipProblem } from '../../domain/address.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
 import type { Cents } from '../../domain/money.ts';
 import { GUID } from '../../platform/ids.ts';
@@ -171,19 +171,19 @@ class Violations {
   readonly list: RuleViolation[] = [];
   /** Fields already reported (one violation each): a Set, as a search of the list grew with the square of the lines. */
   readonly #fields = new Set<string>();
-  add(code: number, field: string, message: string) {
+  add(code: RuleName, field: string, message: string) {
     if (this.#fields.has(field)) return;
     this.#fields.add(field);
     this.list.push({ code, field, message: `'${field}' ${message}.` });
   }
   maxLength(field: keyof typeof PAY_LINK_MAX_LENGTH, value: string | undefined) {
     const max = PAY_LINK_MAX_LENGTH[field];
-    if (value !== undefined && value.length > max) this.add(ErrorCode.MaxLength, field, `must be at most ${max} characters`);
+    if (value !== undefined && value.length > max) this.add(Rule.MaxLength, field, `must be at most ${max} characters`);
   }
   noControlCharacters(field: string, value: string | undefined) {
-    if (value !== undefined && CONTROL_CHARACTERS.test(value)) this.add(ErrorCode.InvalidFormat, field, 'must not contain control characters');
+    if (value !== undefined && CONTROL_CHARACTERS.test(value)) this.add(Rule.InvalidFormat, field, 'must not contain control characters');
   }
-  check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: number = ErrorCode.InvalidFormat) {
+  check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: RuleName = Rule.InvalidFormat) {
     if (blank(value)) return;
     const p = problem(value.trim());
     if (p) this.add(code, field, p);
@@ -211,7 +211,7 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
   v.noControlCharacters('IntegrationSource', input.integrationSource);
   v.noControlCharacters('TokenGuid', input.tokenGuid);
 
-  if (blank(input.redirectUrl)) v.add(ErrorCode.Required, 'RedirectUrl', 'is required');
+  if (blank(input.redirectUrl)) v.add(Rule.Required, 'RedirectUrl', 'is required');
   v.check('RedirectUrl', input.redirectUrl, absoluteHttpUrlProblem);
   v.check('PoweredByUrl', input.poweredByUrl, absoluteHttpUrlProblem);
   v.check('IpAddress', input.ipAddress, ipProblem);
@@ -228,25 +228,25 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
   v.check('ExternalCardToken', input.externalCardToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CcInfoKey (digits)'));
   v.check('ExternalCheckToken', input.externalCheckToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CheckInfoKey (digits)'));
   if (!blank(input.tokenGuid) && !blank(input.externalCardToken)) {
-    v.add(ErrorCode.PayLinkTokenConflict, 'ExternalCardToken', "cannot be sent with 'TokenGuid': both name the card to pay with; send one");
+    v.add(Rule.PayLinkTokenConflict, 'ExternalCardToken', "cannot be sent with 'TokenGuid': both name the card to pay with; send one");
   }
 
   const fonts = input.themeFonts ?? [];
-  if (fonts.length > MAX_THEME_FONTS) v.add(ErrorCode.OutOfRange, 'ThemeFonts', `may have at most ${MAX_THEME_FONTS} items`);
+  if (fonts.length > MAX_THEME_FONTS) v.add(Rule.OutOfRange, 'ThemeFonts', `may have at most ${MAX_THEME_FONTS} items`);
   fonts.forEach((font, i) => {
     const field = `ThemeFonts[${i}]`;
-    if (font.length > PAY_LINK_MAX_LENGTH.ThemeFont) v.add(ErrorCode.MaxLength, field, `must be at most ${PAY_LINK_MAX_LENGTH.ThemeFont} characters`);
+    if (font.length > PAY_LINK_MAX_LENGTH.ThemeFont) v.add(Rule.MaxLength, field, `must be at most ${PAY_LINK_MAX_LENGTH.ThemeFont} characters`);
     else if (!themeFontFamily(font)) {
-      v.add(ErrorCode.InvalidFormat, field, 'must name a local font family, optionally with weights (Open Sans:400,700)');
+      v.add(Rule.InvalidFormat, field, 'must name a local font family, optionally with weights (Open Sans:400,700)');
     }
   });
 
   const workflow = workflowOf(input.workflowType);
   if (!workflow) {
-    v.add(ErrorCode.InvalidValue, 'WorkflowType', 'must be 1 (payment, the default), 3 (tokenize a card) or 4 (manage saved cards)');
+    v.add(Rule.InvalidValue, 'WorkflowType', 'must be 1 (payment, the default), 3 (tokenize a card) or 4 (manage saved cards)');
   }
   if ((workflow === 3 || workflow === 4) && blank(input.externalConstituentId)) {
-    v.add(ErrorCode.PayLinkConstituentRequired, 'ExternalConstituentId', `is required for WorkflowType ${workflow}: it names the customer whose cards are kept`);
+    v.add(Rule.PayLinkConstituentRequired, 'ExternalConstituentId', `is required for WorkflowType ${workflow}: it names the customer whose cards are kept`);
   }
   lineViolations(input, workflow, v);
   return v.list;
@@ -255,28 +255,28 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
 function lineViolations(input: PayLinkCreateInput, workflow: WorkflowType | undefined, v: Violations) {
   const lines = input.lines;
   if (workflow === 3 || workflow === 4) {
-    if (lines.length > 0) v.add(ErrorCode.PayLinkLinesNotAllowed, 'PaymentLines', `must be empty for WorkflowType ${workflow}: nothing is paid`);
+    if (lines.length > 0) v.add(Rule.PayLinkLinesNotAllowed, 'PaymentLines', `must be empty for WorkflowType ${workflow}: nothing is paid`);
     return;
   }
   if (lines.length === 0) {
-    v.add(ErrorCode.Required, 'PaymentLines', 'must have at least one line');
+    v.add(Rule.Required, 'PaymentLines', 'must have at least one line');
     return;
   }
-  if (lines.length > MAX_PAY_LINK_LINES) v.add(ErrorCode.OutOfRange, 'PaymentLines', `may have at most ${MAX_PAY_LINK_LINES} items`);
+  if (lines.length > MAX_PAY_LINK_LINES) v.add(Rule.OutOfRange, 'PaymentLines', `may have at most ${MAX_PAY_LINK_LINES} items`);
   lines.forEach((line, i) => {
     const field = (name: string) => `PaymentLines[${i}].${name}`;
-    if (line.type === undefined) v.add(ErrorCode.Required, field('Type'), 'is required');
-    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(ErrorCode.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
+    if (line.type === undefined) v.add(Rule.Required, field('Type'), 'is required');
+    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(Rule.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
     const recurring = line.recurring ?? 0;
     if (recurring !== 0 && !Object.hasOwn(RECURRING_FREQUENCIES, recurring)) {
-      v.add(ErrorCode.InvalidValue, field('Recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
+      v.add(Rule.InvalidValue, field('Recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
     }
     if (line.externalLineId !== undefined && line.externalLineId.length > PAY_LINK_MAX_LENGTH.ExternalLineId) {
-      v.add(ErrorCode.MaxLength, field('ExternalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.ExternalLineId} characters`);
+      v.add(Rule.MaxLength, field('ExternalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.ExternalLineId} characters`);
     }
     v.noControlCharacters(field('ExternalLineId'), line.externalLineId);
   });
   if (lines.length > 1 && lines.some((l) => (l.recurring ?? 0) !== 0)) {
-    v.add(ErrorCode.PayLinkRecurringLineNotAlone, 'PaymentLines', 'must have exactly one line when a line is recurring');
+    v.add(Rule.PayLinkRecurringLineNotAlone, 'PaymentLines', 'must have exactly one line when a line is recurring');
   }
 }

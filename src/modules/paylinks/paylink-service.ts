@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { PaymentResult } from '../../domain/payment-status.ts';
 import type { FeeLineInput } from '../../domain/fees.ts';
 import { MAX_CENTS } from '../../domain/money.ts';
@@ -8,7 +8,7 @@ import type { Ids } from '../../platform/ids.ts';
 import { fingerprint } from '../../platform/logging.ts';
 import type { Db } from '../../platform/database/database.ts';
 import { integrationSources, partners, payLinks, payments } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { FeeService } from '../fees/fee-service.ts';
 import {
   type PayLinkCreateInput,
@@ -430,7 +430,7 @@ export class PayLinkService {
     if (!held) return [];
     return [
       {
-        code: ErrorCode.PayLinkTranIdUsed,
+        code: Rule.PayLinkTranIdUsed,
         field: 'TranId',
         message: `'TranId' is already the TranId of payment ${held.id} of this integration source: a link with it could never be paid.`,
       },
@@ -440,7 +440,7 @@ export class PayLinkService {
   async #references(partner: AuthenticatedPartner, input: PayLinkCreateInput, failed: Set<string | undefined>) {
     const violations: RuleViolation[] = [];
     const unknown = (field: string, what: string) =>
-      violations.push({ code: ErrorCode.UnknownReference, field, message: `'${field}' is not one of the partner's ${what}.` });
+      violations.push({ code: Rule.UnknownReference, field, message: `'${field}' is not one of the partner's ${what}.` });
     const given = (field: string, value: string | undefined): value is string => value !== undefined && value.trim() !== '' && !failed.has(field);
 
     let processorId: string | null = null;
@@ -453,7 +453,7 @@ export class PayLinkService {
       }
     } else if (partner.kind === 'for-profit' && !failed.has('ProcessorGuid')) {
       // A for-profit partner's payments name their processor; the link names it for the page.
-      violations.push({ code: ErrorCode.ProcessorRequired, field: 'ProcessorGuid', message: "'ProcessorGuid' is required for a for-profit partner." });
+      violations.push({ code: Rule.ProcessorRequired, field: 'ProcessorGuid', message: "'ProcessorGuid' is required for a for-profit partner." });
     }
 
     let integrationSourceId: string | null = null;
@@ -481,16 +481,16 @@ export class PayLinkService {
       const token = await this.#tokens.find(partner.id, input.externalCardToken);
       if (!token) unknown('ExternalCardToken', 'card tokens');
       else if (token.kind !== 'card') {
-        violations.push({ code: ErrorCode.PayLinkTokenKindMismatch, field: 'ExternalCardToken', message: "'ExternalCardToken' is a bank-account token (a CheckInfoKey), not a card." });
+        violations.push({ code: Rule.PayLinkTokenKindMismatch, field: 'ExternalCardToken', message: "'ExternalCardToken' is a bank-account token (a CheckInfoKey), not a card." });
       } else savedCardTokenId = token.id;
     }
     if (given('ExternalCheckToken', input.externalCheckToken)) {
       const token = await this.#tokens.find(partner.id, input.externalCheckToken);
       if (!token) unknown('ExternalCheckToken', 'bank-account tokens');
       else if (token.kind !== 'bank') {
-        violations.push({ code: ErrorCode.PayLinkTokenKindMismatch, field: 'ExternalCheckToken', message: "'ExternalCheckToken' is a card token (a CcInfoKey), not a bank account." });
+        violations.push({ code: Rule.PayLinkTokenKindMismatch, field: 'ExternalCheckToken', message: "'ExternalCheckToken' is a card token (a CcInfoKey), not a bank account." });
       } else if (savedBankTokenId && savedBankTokenId !== token.id) {
-        violations.push({ code: ErrorCode.PayLinkTokenConflict, field: 'ExternalCheckToken', message: "'ExternalCheckToken' names another bank account than 'TokenGuid'; send one." });
+        violations.push({ code: Rule.PayLinkTokenConflict, field: 'ExternalCheckToken', message: "'ExternalCheckToken' names another bank account than 'TokenGuid'; send one." });
       } else savedBankTokenId = token.id;
     }
     return { violations, processorId, integrationSourceId, sourceName, savedCardTokenId, savedBankTokenId };
@@ -504,11 +504,11 @@ export class PayLinkService {
         lineField: (i, field) => `PaymentLines[${i}].${field === 'TransactionSourceGroupId' ? 'Type' : field}`,
       });
       // Every payment is refused above MAX_CENTS: a link over it could never be paid.
-      if (quote.totalPaymentCents > MAX_CENTS) return [{ code: ErrorCode.OutOfRange, field: 'PaymentLines', message: 'must add up to at most 9999999999.99 (with the fees the payer covers)' }];
+      if (quote.totalPaymentCents > MAX_CENTS) return [{ code: Rule.OutOfRange, field: 'PaymentLines', message: 'must add up to at most 9999999999.99 (with the fees the payer covers)' }];
       return [];
     } catch (err) {
-      if (err instanceof ValidationError) return err.violations;
-      if (err instanceof NotFoundError) return [{ code: ErrorCode.NoFeeSchedule, field: 'PaymentLines', message: err.message }];
+      if (err instanceof ValidationError) return err.violations as RuleViolation[];
+      if (err instanceof NotFoundError) return [{ code: Rule.NoFeeSchedule, field: 'PaymentLines', message: err.message }];
       throw err;
     }
   }

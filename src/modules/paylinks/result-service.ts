@@ -4,7 +4,7 @@ import type { Ids } from '../../platform/ids.ts';
 import { sha256 } from '../../platform/secrets.ts';
 import type { Db } from '../../platform/database/database.ts';
 import { payLinkResults, payLinks } from '../../platform/database/schema/index.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import type { PaymentRecord } from '../payments/payment-record.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';

@@ -1,8 +1,8 @@
 import type { Clock } from '../../platform/clock.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../../domain/payment-status.ts';
 import type { SqlClient } from '../../platform/database/database.ts';
-import { NotFoundError } from '../../domain/errors.ts';
-import { OperatorInputError } from '../partners/partner-service.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { OperatorInputError } from '../../platform/errors.ts';
 import { BY_OPERATOR, type ProcessorOutcome, UNKNOWN_AFTER_MINUTES, checkOutcome, tooYoung } from './processor-outcome.ts';
 import { payLinkRef } from '../paylinks/paylink-service.ts';
 import type { RefundVoidService } from '../adjustments/refund-void-service.ts';

@@ -1,7 +1,7 @@
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Clock } from '../../platform/clock.ts';
 import { cardBrand, checkCvv, checkExpiry, type CardPaymentMethodTypeId } from '../../domain/cards.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import type { FeeBreakdown } from '../../domain/fees.ts';
 import { MAX_CENTS } from '../../domain/money.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
@@ -10,10 +10,9 @@ import type { Ids } from '../../platform/ids.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, type SaleRequest, type SaleResult } from '../../processors/processor.ts';
-import { surelyNotApplied } from '../../platform/database/errors.ts';
 import type { Db, DbOrTx, SqlClient } from '../../platform/database/database.ts';
 import { paymentLines, payments } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError, surelyNotApplied } from '../../platform/errors.ts';
 import type { FeeService, ResolvedFeeQuote } from '../fees/fee-service.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentRecord, PaymentRow } from './payment-record.ts';
@@ -171,7 +170,7 @@ SELECT
     LIMIT 1) AS organization_id,
   (SELECT id FROM charities WHERE $6::uuid IS NOT NULL AND id = $6::uuid) AS charity_id`;
 
-const bad = (code: number, field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
+const bad = (code: RuleName, field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
 
 const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
 
@@ -289,20 +288,20 @@ export class PaymentService {
    * opened), fees, and the Pending row with its lines (or the refused duplicate's record).
    */
   async #record(partner: AuthenticatedPartner, input: PaymentInputCommon, method: ValidatedMethod, requested: 'card' | 'ach'): Promise<Recorded> {
-    if (input.lines.length === 0) throw bad(ErrorCode.Required, 'Transactions', 'must have at least one line');
+    if (input.lines.length === 0) throw bad(Rule.Required, 'Transactions', 'must have at least one line');
     const refs = await this.#references(partner, input);
     const instrument = await this.#instrument(partner, method, requested);
     const paymentMethodTypeId = instrument.paymentMethodTypeId;
     if (!refs.processor.paymentMethodTypes.includes(paymentMethodTypeId)) {
       const what = instrument.kind === 'card' ? instrument.cardType : instrument.kind === 'bank' ? 'ACH' : `wallet (${paymentMethodTypeId})`;
       const field = input.processorGuid ? 'ProcessorGuid' : instrument.kind === 'card' ? 'CardNum' : instrument.kind === 'bank' ? 'CheckAccountNumber' : 'PaymentMethodTypeId';
-      throw bad(ErrorCode.PaymentMethodNotAccepted, field, `cannot be used: the processor does not accept ${what} payments`);
+      throw bad(Rule.PaymentMethodNotAccepted, field, `cannot be used: the processor does not accept ${what} payments`);
     }
     const quote = await this.#quote(partner, input, paymentMethodTypeId);
     const totalCents = quote.totalPaymentCents + (input.shippingFeeCents ?? 0) + (input.surchargeCents ?? 0);
-    if (totalCents <= 0) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to an amount greater than 0');
+    if (totalCents <= 0) throw bad(Rule.OutOfRange, 'Transactions', 'must add up to an amount greater than 0');
     // Each line is within the largest amount; their sum (with ShippingFee and Surcharge) must be too.
-    if (totalCents > MAX_CENTS) throw bad(ErrorCode.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
+    if (totalCents > MAX_CENTS) throw bad(Rule.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const pending = this.#pendingRow(partner, input, instrument, refs, totalCents);
     let paymentId: number | undefined;
@@ -326,7 +325,7 @@ export class PaymentService {
     const processorGuid = input.processorGuid?.trim().toLowerCase() || null;
     const mkey = input.mKey?.trim() || null;
     if (partner.kind === 'for-profit' && !processorGuid) {
-      throw bad(ErrorCode.ProcessorRequired, 'ProcessorGuid', 'is required for a for-profit partner');
+      throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required for a for-profit partner');
     }
     const sourceId = input.integrationSource?.trim().toLowerCase() || null;
     const orgId = input.organizationGuid?.trim().toLowerCase() || null;
@@ -336,15 +335,15 @@ export class PaymentService {
     if (row?.processor && (!sourceId || row.source) && (!orgId || row.organization_id) && (!charityId || row.charity_id)) {
       this.#rememberReferences(cacheKey, row);
     }
-    const unknown = (field: string, what: string) => bad(ErrorCode.UnknownReference, field, `is not one of the partner's ${what}`);
+    const unknown = (field: string, what: string) => bad(Rule.UnknownReference, field, `is not one of the partner's ${what}`);
     if (!row?.processor) {
       if (processorGuid) throw unknown('ProcessorGuid', 'processors');
       if (mkey) throw unknown('MKey', 'processors');
-      throw bad(ErrorCode.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor');
+      throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor');
     }
     if (sourceId && !row.source) throw unknown('IntegrationSource', 'integration sources');
     if (orgId && !row.organization_id) throw unknown('OrganizationGuid', 'organizations');
-    if (charityId && !row.charity_id) throw bad(ErrorCode.UnknownReference, 'CharityId', 'is not a charity of the directory');
+    if (charityId && !row.charity_id) throw bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory');
     return {
       processor: { id: row.processor.id, adapter: row.processor.adapter, paymentMethodTypes: row.processor.payment_method_types },
       integrationSourceId: row.source?.id ?? null,
@@ -400,18 +399,18 @@ export class PaymentService {
       case 'token': {
         const token = await this.#tokens.find(partner.id, method.ref);
         const field = 'TokenGuid';
-        if (!token) throw bad(ErrorCode.UnknownReference, field, "is not one of the partner's active tokens");
+        if (!token) throw bad(Rule.UnknownReference, field, "is not one of the partner's active tokens");
         if ((token.kind === 'card') !== (requested === 'card')) {
-          throw bad(ErrorCode.InvalidValue, field, requested === 'card' ? 'is a bank-account token, not a card' : 'is a card token, not a bank account');
+          throw bad(Rule.InvalidValue, field, requested === 'card' ? 'is a bank-account token, not a card' : 'is a card token, not a bank account');
         }
         const plain = await this.#tokens.reveal(token);
         const holder = [token.firstName, token.lastName].filter(Boolean).join(' ');
         if (token.kind === 'card') {
           const expired = checkExpiry(token.expMonth, token.expYear, this.#clock.now());
-          if (expired.length > 0) throw bad(ErrorCode.CardExpired, field, 'is a card that has expired');
+          if (expired.length > 0) throw bad(Rule.CardExpired, field, 'is a card that has expired');
           // The CVV's length depends on the brand, known only now: 4 digits for American Express, else 3.
           const cvvProblem = checkCvv(method.cvv, cardBrand(token.paymentMethodTypeId as CardPaymentMethodTypeId));
-          if (cvvProblem) throw bad(ErrorCode.InvalidFormat, 'CVNum', cvvProblem.message);
+          if (cvvProblem) throw bad(Rule.InvalidFormat, 'CVNum', cvvProblem.message);
           return {
             kind: 'card',
             number: plain,
@@ -447,7 +446,7 @@ export class PaymentService {
     } catch (err) {
       // A payment is a POST that is either taken (201) or refused (400): a line whose group has
       // no schedule in the contract cannot be taken.
-      if (err instanceof NotFoundError) throw new ValidationError([{ code: ErrorCode.NoFeeSchedule, field: 'Transactions', message: err.message }]);
+      if (err instanceof NotFoundError) throw new ValidationError([{ code: Rule.NoFeeSchedule, field: 'Transactions', message: err.message }]);
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import { ACCOUNT_TYPES, CHECK_TYPES, bankCountry, checkAccountNumber, checkRoutingNumber, type BankCountry } from '../../domain/bank.ts';
 import { type CardBrand, type CardProblem, checkCardNumber, checkCvv, checkExpiry } from '../../domain/cards.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { countryProblem, currencyProblem, emailProblem, ipProblem, stateProblem, zipProblem } from '../../domain/address.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import { GUID } from '../../platform/ids.ts';
@@ -63,17 +63,17 @@ const blank = (v: string | undefined): boolean => v === undefined || v.trim() ==
 
 class Violations {
   readonly list: RuleViolation[] = [];
-  add(code: number, field: string, message: string) {
+  add(code: RuleName, field: string, message: string) {
     if (!this.list.some((v) => v.field === field)) this.list.push({ code, field, message: `'${field}' ${message}.` });
   }
   required(field: string, value: string | undefined) {
-    if (blank(value)) this.add(ErrorCode.Required, field, 'is required');
+    if (blank(value)) this.add(Rule.Required, field, 'is required');
     return !blank(value);
   }
   maxLength(field: keyof typeof MAX_LENGTH, value: string | undefined) {
-    if (value !== undefined && value.length > MAX_LENGTH[field]) this.add(ErrorCode.MaxLength, field, `must be at most ${MAX_LENGTH[field]} characters`);
+    if (value !== undefined && value.length > MAX_LENGTH[field]) this.add(Rule.MaxLength, field, `must be at most ${MAX_LENGTH[field]} characters`);
   }
-  check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: number = ErrorCode.InvalidFormat) {
+  check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: RuleName = Rule.InvalidFormat) {
     if (blank(value)) return;
     const p = problem(value!.trim());
     if (p) this.add(code, field, p);
@@ -81,12 +81,12 @@ class Violations {
   card(p: CardProblem, fields: Record<CardProblem['field'], string>) {
     const code =
       p.kind === 'required'
-        ? ErrorCode.Required
+        ? Rule.Required
         : p.kind === 'expired'
-          ? ErrorCode.CardExpired
+          ? Rule.CardExpired
           : p.kind === 'checksum' || p.kind === 'brand'
-            ? ErrorCode.CardNumberInvalid
-            : ErrorCode.InvalidFormat;
+            ? Rule.CardNumberInvalid
+            : Rule.InvalidFormat;
     this.add(code, fields[p.field], p.message);
   }
 }
@@ -146,7 +146,7 @@ export function validateCardPayment(input: CardPaymentInput, now: Date): Validat
   const type = input.paymentMethodTypeId?.trim();
   const wallet = type !== undefined && type !== '' && WALLET_TYPES.includes(type);
   if (type !== undefined && type !== '' && !wallet) {
-    v.add(ErrorCode.InvalidValue, 'PaymentMethodTypeId', 'must be 8 (wallet A) or 9 (wallet B) when sent; card brands are detected from CardNum');
+    v.add(Rule.InvalidValue, 'PaymentMethodTypeId', 'must be 8 (wallet A) or 9 (wallet B) when sent; card brands are detected from CardNum');
   }
 
   if (input.tokenRef !== undefined) {
@@ -160,7 +160,7 @@ export function validateCardPayment(input: CardPaymentInput, now: Date): Validat
 
   if (wallet) {
     if (!v.required('ExternalPaymentData', input.externalPaymentData)) return { violations: v.list };
-    if (input.tokenize) v.add(ErrorCode.InvalidValue, 'Tokenize', 'cannot be true for a wallet transaction: there is no card to store');
+    if (input.tokenize) v.add(Rule.InvalidValue, 'Tokenize', 'cannot be true for a wallet transaction: there is no card to store');
     return {
       violations: v.list,
       method: v.list.length ? undefined : { kind: 'wallet', paymentMethodTypeId: Number(type) as 8 | 9, data: input.externalPaymentData!, name },
@@ -196,7 +196,7 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   const v = new Violations();
   validateCommon(input, v, { stateRequired: true });
   const type = input.paymentMethodTypeId?.trim();
-  if (type !== undefined && type !== '' && type !== '7') v.add(ErrorCode.InvalidValue, 'PaymentMethodTypeId', 'must be 7 (ACH) when sent');
+  if (type !== undefined && type !== '' && type !== '7') v.add(Rule.InvalidValue, 'PaymentMethodTypeId', 'must be 7 (ACH) when sent');
 
   v.maxLength('NameOnCheck', input.nameOnCheck);
   if (input.tokenRef !== undefined) {
@@ -208,26 +208,26 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   v.check('CheckNumber', input.checkNumber, (c) => (/^\d{1,10}$/.test(c) ? undefined : 'must be digits'));
   const accountType = input.checkAccountTypeId?.trim();
   if (v.required('CheckAccountTypeId', accountType) && !Object.hasOwn(ACCOUNT_TYPES, accountType!)) {
-    v.add(ErrorCode.InvalidValue, 'CheckAccountTypeId', 'must be 1 (Checking) or 2 (Savings)');
+    v.add(Rule.InvalidValue, 'CheckAccountTypeId', 'must be 1 (Checking) or 2 (Savings)');
   }
   const checkType = input.checkTypeId?.trim();
   if (v.required('CheckTypeId', checkType) && !Object.hasOwn(CHECK_TYPES, checkType!)) {
-    v.add(ErrorCode.InvalidValue, 'CheckTypeId', 'must be 1 (Personal), 2 (Corporate) or 3 (Government)');
+    v.add(Rule.InvalidValue, 'CheckTypeId', 'must be 1 (Personal), 2 (Corporate) or 3 (Government)');
   }
   const country = bankCountry(input.country);
   if (!country) {
-    v.add(ErrorCode.InvalidValue, 'Country', 'must be US, CA or AU for an ACH payment');
+    v.add(Rule.InvalidValue, 'Country', 'must be US, CA or AU for an ACH payment');
     return { violations: v.list };
   }
   v.maxLength('CheckRoutingNumber', input.checkRoutingNumber);
   v.maxLength('CheckAccountNumber', input.checkAccountNumber);
   const routing = checkRoutingNumber(country, input.checkRoutingNumber);
   if (!routing.ok) {
-    v.add(routing.problem.kind === 'required' ? ErrorCode.Required : ErrorCode.RoutingNumberInvalid, 'CheckRoutingNumber', routing.problem.message);
+    v.add(routing.problem.kind === 'required' ? Rule.Required : Rule.RoutingNumberInvalid, 'CheckRoutingNumber', routing.problem.message);
   }
   const account = checkAccountNumber(country, input.checkAccountNumber);
   if (!account.ok) {
-    v.add(account.problem.kind === 'required' ? ErrorCode.Required : ErrorCode.AccountNumberInvalid, 'CheckAccountNumber', account.problem.message);
+    v.add(account.problem.kind === 'required' ? Rule.Required : Rule.AccountNumberInvalid, 'CheckAccountNumber', account.problem.message);
   }
   if (v.list.length > 0 || !routing.ok || !account.ok) return { violations: v.list };
   return {

@@ -1,4 +1,4 @@
-import { OperatorInputError } from '../partners/partner-service.ts';
+import { OperatorInputError } from '../../platform/errors.ts';
 
 /** What the processor's records say about a sale, refund or void whose answer was never recorded. */
 export type ProcessorOutcome =

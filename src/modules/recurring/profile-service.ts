@@ -11,7 +11,7 @@ import {
 import { profileDateRangeViolations, profileDateViolations, statusAfterUpdate } from '../../domain/billing-profile.ts';
 import { zipProblem } from '../../domain/address.ts';
 import { checkExpiry } from '../../domain/cards.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { PAYMENT_NO_FEE_GROUP } from '../../domain/fee-schedule.ts';
 import type { FeeLineInput } from '../../domain/fees.ts';
 import { type Cents, MAX_CENTS } from '../../domain/money.ts';
@@ -19,7 +19,7 @@ import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { charities, integrationSources, organizations, recurringProfiles } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { FeeService } from '../fees/fee-service.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
@@ -103,14 +103,14 @@ function tokenZip(token: StoredToken, country: string | null): string | null {
 }
 
 
-const bad = (code: number, field: string, message: string): RuleViolation => ({ code, field, message: `'${field}' ${message}.` });
+const bad = (code: RuleName, field: string, message: string): RuleViolation => ({ code, field, message: `'${field}' ${message}.` });
 
 /** The format and the range (PROFILE_DATE_MIN to PROFILE_DATE_MAX) of each date sent, by wire field. */
 function checkDates(input: { startDate?: CalendarDate; endDate?: CalendarDate; nextBillDate?: CalendarDate }, violations: RuleViolation[]) {
   const inRange: Record<string, CalendarDate> = {};
   for (const [field, value] of [['StartDate', input.startDate], ['EndDate', input.endDate], ['NextBillDate', input.nextBillDate]] as const) {
     if (value === undefined) continue;
-    if (!parseCalendarDate(value).ok) violations.push(bad(ErrorCode.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
+    if (!parseCalendarDate(value).ok) violations.push(bad(Rule.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
     else inRange[field] = value;
   }
   violations.push(...profileDateRangeViolations(inRange));
@@ -126,7 +126,7 @@ function withinCalendar<T>(field: string, compute: () => T): T {
     return compute();
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
-    throw new ValidationError([bad(ErrorCode.OutOfRange, field, 'is out of range: its schedule would leave the calendar')]);
+    throw new ValidationError([bad(Rule.OutOfRange, field, 'is out of range: its schedule would leave the calendar')]);
   }
 }
 
@@ -192,7 +192,7 @@ export class RecurringProfileService {
     const token = await this.#token(partner, input.tokenRef, violations, db);
     const processor = await this.#processor(partner, input.processorId, violations, db);
     if (token && processor && !processor.paymentMethodTypes.includes(token.paymentMethodTypeId)) {
-      violations.push(bad(ErrorCode.PaymentMethodNotAccepted, 'TokenGuid', `cannot be charged: the processor does not accept ${token.kind === 'card' ? (token.cardType ?? 'this card') : 'ACH'} payments`));
+      violations.push(bad(Rule.PaymentMethodNotAccepted, 'TokenGuid', `cannot be charged: the processor does not accept ${token.kind === 'card' ? (token.cardType ?? 'this card') : 'ACH'} payments`));
     }
     await this.#checkReferences(partner.id, input, violations, db);
     if (violations.length > 0 || !token || !processor) throw new ValidationError(violations);
@@ -264,7 +264,7 @@ export class RecurringProfileService {
     return this.#db.transaction(async (tx) => {
       const current = await this.#locked(partner.id, input.profileId, tx);
       if (current.status === 'cancelled') {
-        throw new ValidationError([bad(ErrorCode.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a cancelled profile, which cannot be updated')]);
+        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a cancelled profile, which cannot be updated')]);
       }
       if (violations.length > 0) throw new ValidationError(violations);
       const today = this.today();
@@ -282,14 +282,14 @@ export class RecurringProfileService {
       if (preFee !== null && preFee > amount && !bothGiven) {
         violations.push(
           input.preFeeAmountCents !== undefined
-            ? bad(ErrorCode.RecurringPreFeeAboveAmount, 'PreFeeAmount', "must not be more than the profile's Amount")
-            : bad(ErrorCode.RecurringPreFeeAboveAmount, 'Amount', "must not be less than the profile's PreFeeAmount"),
+            ? bad(Rule.RecurringPreFeeAboveAmount, 'PreFeeAmount', "must not be more than the profile's Amount")
+            : bad(Rule.RecurringPreFeeAboveAmount, 'Amount', "must not be less than the profile's PreFeeAmount"),
         );
       }
       const status = statusAfterUpdate(current.status, { nextBillDate, endDate: dates.endDate, nextBillDateGiven });
       if (status === 'active' && current.status !== 'active' && !nextBillDateGiven && nextBillDate < today) {
         // Resuming on a bill date that has passed would bill every date since at once.
-        violations.push(bad(ErrorCode.RecurringNextBillDateInPast, 'NextBillDate', `is required to resume the profile: its next bill date ${nextBillDate} has passed`));
+        violations.push(bad(Rule.RecurringNextBillDateInPast, 'NextBillDate', `is required to resume the profile: its next bill date ${nextBillDate} has passed`));
       }
       if (input.integrationSourceId !== undefined) await this.#checkReferences(partner.id, { integrationSourceId: input.integrationSourceId }, violations, tx);
       if (violations.length > 0) throw new ValidationError(violations);
@@ -306,7 +306,7 @@ export class RecurringProfileService {
       let fees = { commissionRate: current.feeCommissionRate, cardRate: current.feeCardRate };
       if (feeTermsChanged || retakeFees) {
         const token = await this.#tokens.find(partner.id, current.tokenId, tx);
-        if (!token) throw new ValidationError([bad(ErrorCode.UnknownReference, 'TokenGuid', "of the profile is no longer one of the partner's active tokens")]);
+        if (!token) throw new ValidationError([bad(Rule.UnknownReference, 'TokenGuid', "of the profile is no longer one of the partner's active tokens")]);
         const quoted = await this.#takeFees(
           partner,
           token,
@@ -366,7 +366,7 @@ export class RecurringProfileService {
     return this.#db.transaction(async (tx) => {
       const current = await this.#locked(partner.id, profileId, tx);
       if (current.status === 'cancelled') {
-        throw new ValidationError([bad(ErrorCode.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a profile that is already cancelled')]);
+        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a profile that is already cancelled')]);
       }
       const now = this.#clock.now();
       const [row] = await tx
@@ -398,30 +398,30 @@ export class RecurringProfileService {
   #checkTerms(terms: Partial<RecurringProfileTerms>, violations: RuleViolation[]) {
     const positive = (field: string, cents: Cents | undefined) => {
       if (cents === undefined) return;
-      if (!Number.isInteger(cents) || cents <= 0) violations.push(bad(ErrorCode.OutOfRange, field, 'must be greater than 0'));
-      else if (cents > MAX_CENTS) violations.push(bad(ErrorCode.OutOfRange, field, 'must be at most 9999999999.99'));
+      if (!Number.isInteger(cents) || cents <= 0) violations.push(bad(Rule.OutOfRange, field, 'must be greater than 0'));
+      else if (cents > MAX_CENTS) violations.push(bad(Rule.OutOfRange, field, 'must be at most 9999999999.99'));
     };
     positive('Amount', terms.amountCents);
     positive('PreFeeAmount', terms.preFeeAmountCents);
     if (terms.surchargeCents !== undefined && (!Number.isInteger(terms.surchargeCents) || terms.surchargeCents < 0)) {
-      violations.push(bad(ErrorCode.OutOfRange, 'Surcharge', 'must not be negative'));
+      violations.push(bad(Rule.OutOfRange, 'Surcharge', 'must not be negative'));
     }
     if (terms.amountCents !== undefined && terms.preFeeAmountCents !== undefined && terms.preFeeAmountCents > terms.amountCents) {
-      violations.push(bad(ErrorCode.RecurringPreFeeAboveAmount, 'PreFeeAmount', 'must not be more than Amount'));
+      violations.push(bad(Rule.RecurringPreFeeAboveAmount, 'PreFeeAmount', 'must not be more than Amount'));
     }
     if (terms.externalEventGuid !== undefined && terms.externalEventGuid.trim() !== '' && !GUID.test(terms.externalEventGuid.trim())) {
-      violations.push(bad(ErrorCode.InvalidFormat, 'ExternalEventGuid', 'must be a GUID'));
+      violations.push(bad(Rule.InvalidFormat, 'ExternalEventGuid', 'must be a GUID'));
     }
   }
 
   async #token(partner: AuthenticatedPartner, ref: string, violations: RuleViolation[], db: DbOrTx): Promise<StoredToken | undefined> {
     const token = ref.trim() === '' ? undefined : await this.#tokens.find(partner.id, ref, db);
     if (!token) {
-      violations.push(bad(ErrorCode.UnknownReference, 'TokenGuid', "is not one of the partner's active tokens (a TokenGuid, CcInfoKey or CheckInfoKey)"));
+      violations.push(bad(Rule.UnknownReference, 'TokenGuid', "is not one of the partner's active tokens (a TokenGuid, CcInfoKey or CheckInfoKey)"));
       return undefined;
     }
     if (token.kind === 'card' && checkExpiry(token.expMonth, token.expYear, this.#clock.now()).length > 0) {
-      violations.push(bad(ErrorCode.CardExpired, 'TokenGuid', 'is a card that has expired'));
+      violations.push(bad(Rule.CardExpired, 'TokenGuid', 'is a card that has expired'));
     }
     return token;
   }
@@ -433,8 +433,8 @@ export class RecurringProfileService {
       if (!(err instanceof NotFoundError)) throw err;
       violations.push(
         processorId?.trim()
-          ? bad(ErrorCode.UnknownReference, 'ProcessorGuid', "is not one of the partner's processors")
-          : bad(ErrorCode.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor to charge the profile with'),
+          ? bad(Rule.UnknownReference, 'ProcessorGuid', "is not one of the partner's processors")
+          : bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor to charge the profile with'),
       );
       return undefined;
     }
@@ -448,19 +448,19 @@ export class RecurringProfileService {
       const [row] = GUID.test(source)
         ? await db.select({ id: integrationSources.id }).from(integrationSources).where(and(eq(integrationSources.id, source), eq(integrationSources.partnerId, partnerId)))
         : [];
-      if (!row) violations.push(bad(ErrorCode.UnknownReference, 'IntegrationSource', "is not one of the partner's integration sources"));
+      if (!row) violations.push(bad(Rule.UnknownReference, 'IntegrationSource', "is not one of the partner's integration sources"));
     }
     const org = given(refs.organizationId);
     if (org !== undefined) {
       const [row] = GUID.test(org)
         ? await db.select({ id: organizations.id }).from(organizations).where(and(eq(organizations.id, org), eq(organizations.partnerId, partnerId)))
         : [];
-      if (!row) violations.push(bad(ErrorCode.UnknownReference, 'OrganizationGuid', "is not one of the partner's organizations"));
+      if (!row) violations.push(bad(Rule.UnknownReference, 'OrganizationGuid', "is not one of the partner's organizations"));
     }
     const charity = given(refs.charityId);
     if (charity !== undefined) {
       const [row] = GUID.test(charity) ? await db.select({ id: charities.id }).from(charities).where(eq(charities.id, charity)) : [];
-      if (!row) violations.push(bad(ErrorCode.UnknownReference, 'CharityId', 'is not a charity of the directory'));
+      if (!row) violations.push(bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory'));
     }
   }
 
@@ -491,7 +491,7 @@ export class RecurringProfileService {
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new ValidationError([
-          bad(ErrorCode.NoFeeSchedule, 'TransactionSourceGroupId', `cannot be used: the partner's contract has no fee schedule for group ${line.transactionSourceGroupId}`),
+          bad(Rule.NoFeeSchedule, 'TransactionSourceGroupId', `cannot be used: the partner's contract has no fee schedule for group ${line.transactionSourceGroupId}`),
         ]);
       }
       throw err;

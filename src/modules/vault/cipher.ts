@@ -1,5 +1,6 @@
 import { type KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
-import { VaultError, type VaultKey } from './keys.ts';
+import { type VaultKey } from './keys.ts';
+import { VaultError } from '../../platform/errors.ts';
 
 /**
  * AES-256-GCM with a random 96-bit nonce. A ciphertext is one string:

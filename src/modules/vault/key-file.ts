@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileAtomically, replaceFileAtomically } from '../../platform/atomic-file.ts';
-import { KeyRing, VaultError, type VaultKey, generateKey, parseKey } from './keys.ts';
+import { KeyRing, type VaultKey, generateKey, parseKey } from './keys.ts';
+import { VaultError } from '../../platform/errors.ts';
 import { makePrivateDir } from '../../platform/private-dir.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { VaultError } from '../../platform/errors.ts';
 
 /** AES-256 keys are 32 bytes. */
 export const KEY_BYTES = 32;
@@ -9,13 +10,6 @@ export interface VaultKey {
   key: Buffer;
 }
 
-/** The vault could not do what was asked (bad key, missing key, tampered ciphertext). Messages never hold secrets. */
-export class VaultError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'VaultError';
-  }
-}
 
 /**
  * A key's id is derived from the key itself, so the same key always has the same id wherever it

@@ -1,12 +1,12 @@
 import type { Clock } from '../../platform/clock.ts';
 import { type AccountTypeId, type CheckTypeId, type BankProblem, bankCountry, checkAccountNumber, checkRoutingNumber } from '../../domain/bank.ts';
 import { CARD_BRANDS, type CardPaymentMethodTypeId, type CardProblem, checkCardNumber, checkExpiry } from '../../domain/cards.ts';
-import { ErrorCode, type RuleViolation } from '../../domain/error-codes.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
 import type { Db, DbOrTx } from '../../platform/database/database.ts';
 import { paymentTokens } from '../../platform/database/schema/index.ts';
 import type { Vault } from './vault.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { and, asc, count, desc, eq, gt, inArray, ne, sql } from '../../platform/database/drizzle.ts';
 import { rowsOf } from '../../platform/database/rows.ts';
 
@@ -108,7 +108,7 @@ function secretContext(tokenId: string): string {
 
 function problemToViolation(field: string, problem: CardProblem | BankProblem): RuleViolation {
   return {
-    code: problem.kind === 'required' ? ErrorCode.Required : ErrorCode.InvalidFormat,
+    code: problem.kind === 'required' ? Rule.Required : Rule.InvalidFormat,
     field,
     message: `'${field}' ${problem.message}.`,
   };
@@ -171,17 +171,17 @@ export class TokenService {
     const violations: RuleViolation[] = [];
     const country = bankCountry(input.country);
     if (!country) {
-      throw new ValidationError([{ code: ErrorCode.InvalidValue, field: 'country', message: "'country' must be US, CA or AU for a bank account." }]);
+      throw new ValidationError([{ code: Rule.InvalidValue, field: 'country', message: "'country' must be US, CA or AU for a bank account." }]);
     }
     const routing = checkRoutingNumber(country, input.routingNumber);
     if (!routing.ok) violations.push(problemToViolation('routingNumber', routing.problem));
     const account = checkAccountNumber(country, input.accountNumber);
     if (!account.ok) violations.push(problemToViolation('accountNumber', account.problem));
     if (input.accountType !== 1 && input.accountType !== 2) {
-      violations.push({ code: ErrorCode.InvalidValue, field: 'accountType', message: "'accountType' must be 1 (checking) or 2 (savings)." });
+      violations.push({ code: Rule.InvalidValue, field: 'accountType', message: "'accountType' must be 1 (checking) or 2 (savings)." });
     }
     if (input.checkType !== undefined && ![1, 2, 3].includes(input.checkType)) {
-      violations.push({ code: ErrorCode.InvalidValue, field: 'checkType', message: "'checkType' must be 1, 2 or 3." });
+      violations.push({ code: Rule.InvalidValue, field: 'checkType', message: "'checkType' must be 1, 2 or 3." });
     }
     violations.push(...this.#holderViolations(input));
     if (violations.length || !routing.ok || !account.ok) throw new ValidationError(violations);
@@ -355,11 +355,11 @@ export class TokenService {
     for (const [field, max] of Object.entries(MAX_LENGTHS)) {
       const value = (input as unknown as Record<string, unknown>)[field];
       if (typeof value === 'string' && value.trim().length > max) {
-        out.push({ code: ErrorCode.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
+        out.push({ code: Rule.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
       }
     }
     if (!['api', 'gateway', 'paypage'].includes(input.source)) {
-      out.push({ code: ErrorCode.InvalidValue, field: 'source', message: "'source' must be api, gateway or paypage." });
+      out.push({ code: Rule.InvalidValue, field: 'source', message: "'source' must be api, gateway or paypage." });
     }
     return out;
   }

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { Clock } from '../../platform/clock.ts';
 import { keyIdOfCiphertext, open, seal } from './cipher.ts';
 import { addKeyToFile, createKeyFile, keepOnlyKeys, keyFilePath, readKeyFile } from './key-file.ts';
-import { KeyRing, VaultError, type VaultKey, generateKey, parseKey } from './keys.ts';
+import { KeyRing, type VaultKey, generateKey, parseKey } from './keys.ts';
+import { VaultError } from '../../platform/errors.ts';
 
 /**
  * Where the vault's keys come from:

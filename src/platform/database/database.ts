@@ -8,6 +8,7 @@ import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
 import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
 import { makePrivateDir } from '../private-dir.ts';
+import { translateDatabaseError } from './errors.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -50,6 +51,27 @@ export interface Store {
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
+/** A call's promise whose failure is said in the service's error vocabulary (errors.ts). */
+function translated<T>(result: T): T {
+  if (!(result instanceof Promise)) return result;
+  return result.catch((err: unknown) => {
+    throw translateDatabaseError(err);
+  }) as T;
+}
+
+/**
+ * Makes the promise-returning methods of a driver object fail with translated errors: every
+ * statement the service sends goes through one of them (callback and stream forms are left as
+ * they are: the pool's own queries, and COPY).
+ */
+function translateFailures<T extends object>(target: T, methods: (keyof T & string)[]): T {
+  for (const name of methods) {
+    const method = (target[name] as (...args: unknown[]) => unknown).bind(target);
+    (target as Record<string, unknown>)[name] = (...args: unknown[]) => translated(method(...args));
+  }
+  return target;
+}
+
 /** PostgreSQL's int8 and numeric arrive as strings from `pg`; dates stay Date objects. */
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /** A SQL date is a calendar day: kept as yyyy-MM-dd text, never a Date in the process's time zone. */
@@ -74,9 +96,8 @@ const DATE_TIME_SETTINGS = '-c DateStyle=ISO,MDY -c TimeZone=UTC -c IntervalStyl
 
 const SESSION_SETTINGS = `${SYNCHRONIZED_SCANS_OFF} ${DATE_TIME_SETTINGS}`;
 
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
-  if (options.dataDir) makePrivateDir(options.dataDir, { ours: true });
-  const client = await PGlite.create({
+function createPglite(options: { dataDir?: string; loadDataDir?: Blob | File }): Promise<PGlite> {
+  return PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     extensions: PGLITE_EXTENSIONS,
@@ -87,6 +108,12 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     // touched as the database is used: 16 MB costs ~120 MB less resident memory at the same speed.
     postgresqlconf: ['shared_buffers = 16MB', 'synchronize_seqscans = off', "datestyle = 'iso, mdy'", "timezone = 'UTC'", "intervalstyle = 'postgres'"],
   });
+}
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
+  if (options.dataDir) makePrivateDir(options.dataDir, { ours: true });
+  const client = await createPglite(options);
+  translateFailures(client, ['query', 'exec', 'transaction']);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const sql: SqlClient = {
     exec: async (text) => {
@@ -138,12 +165,16 @@ export function openPostgres(url: string, poolSize = 10): Store {
     // instead of holding it, and the pool, for as long as it lasts (an outage audit).
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
+  translateFailures(pool, ['query', 'connect']);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   // Nor one in use: pg-pool drops its own listener from a client it hands out (a transaction, a
   // lock), and pg emits 'error' on that client when its connection ends. Unheard, that killed the
   // process at a failover or restart (an outage audit); the pending query fails instead.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    translateFailures(client, ['query']);
+  });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
   const sql: SqlClient = {
     exec: async (text) => {

@@ -1,15 +1,22 @@
+import { DatabaseUnavailableError, InvalidStoredValueError } from '../errors.ts';
+
 /**
- * What a database error says about the statement and about the database: the error handler
- * answers an unreachable database with 503, and a payment whose approval could not be written
- * must know whether the write may still have happened (an outage audit). Driver errors arrive
- * as they are (pg, PGlite) or wrapped by Drizzle (`cause`).
+ * What a driver's error says about the statement and about the database, said once, here, in the
+ * service's error vocabulary (`translateDatabaseError`, applied to every call of the drivers in
+ * database.ts): an unreachable database, and whether the statement may still have taken effect,
+ * is a DatabaseUnavailableError; a value the database cannot store is an InvalidStoredValueError.
+ * The query builder wraps what the driver threw (`cause`): look it up with `findError`.
  */
 
 /** Connection-level errors: the database could not be reached, or the connection ended. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE']);
 /** Raised before a connection existed: no statement was sent on it. */
 const NEVER_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const NEVER_CONNECTED_MESSAGES = [/timeout exceeded when trying to connect/i];
+const NEVER_CONNECTED_MESSAGES = [
+  /timeout exceeded when trying to connect/i,
+  // pg refuses a query on a client whose connection already failed, without sending it.
+  /not queryable/i,
+];
 const CONNECTION_LOST_MESSAGES = [/connection terminated/i, /terminating connection/i];
 /**
  * SQLSTATE classes that mean the connection or the server failed, not the statement: 08
@@ -74,4 +81,19 @@ export function surelyNotApplied(err: unknown): boolean {
     if (NEVER_CONNECTED_MESSAGES.some((m) => m.test(messageOf(e)))) return true;
   }
   return false;
+}
+
+/** PostgreSQL's "data exception" codes that bad input causes (class 22). */
+const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22001', '22023', '22004']);
+
+/** A driver's error in the service's vocabulary (see the top of this file); any other error as it is. */
+export function translateDatabaseError(err: unknown): unknown {
+  if (err instanceof DatabaseUnavailableError || err instanceof InvalidStoredValueError) return err;
+  if (isDatabaseUnavailable(err)) {
+    const code = (err as { code?: unknown } | null)?.code;
+    return new DatabaseUnavailableError({ mayHaveApplied: !surelyNotApplied(err), driverCode: sqlStateOf(err) ?? (typeof code === 'string' ? code : undefined), cause: err });
+  }
+  const state = sqlStateOf(err);
+  if (state && INVALID_INPUT.has(state)) return new InvalidStoredValueError(state, err);
+  return err;
 }

@@ -12,6 +12,8 @@ import { expectDocumented } from '../../helpers/openapi.ts';
 import { type Body, ach } from './refund-void-fixtures.ts';
 import { type RunningService, startService } from '../../helpers/process.ts';
 import { processStore } from '../../helpers/store.ts';
+import { asWire, rethrowAsWire } from '../../helpers/wire-violations.ts';
+import { connectionLostError, unreachableDatabaseError } from '../../helpers/unreachable-database.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -325,11 +327,11 @@ describe('after the processor approved', () => {
     let armed = false;
     db.transaction = (async (...args: Parameters<typeof transaction>) => {
       const result = await transaction.apply(db, args);
-      if (armed) throw new Error('Connection terminated unexpectedly');
+      if (armed) throw connectionLostError();
       return result;
     }) as typeof transaction;
     ctx.store.sql.query = (async (text: string, params?: unknown[], options?: QueryOptions) => {
-      if (armed && text.startsWith('UPDATE payments SET')) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      if (armed && text.startsWith('UPDATE payments SET')) throw unreachableDatabaseError();
       return query.call(ctx.store.sql, text, params, options);
     }) as typeof query;
     adapter.sale = async (request) => {
@@ -395,7 +397,7 @@ describe('after the processor approved', () => {
     ctx.store.sql.query = async <T,>(text: string, params?: unknown[], options?: QueryOptions) => {
       const rows = await query<T>(text, params, options);
       // The write happens; its answer is lost with the connection.
-      if (text.startsWith('UPDATE payments SET') && text.includes('transaction_id')) throw new Error('Connection terminated unexpectedly');
+      if (text.startsWith('UPDATE payments SET') && text.includes('transaction_id')) throw connectionLostError();
       return rows;
     };
     try {
@@ -584,7 +586,7 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
   it('checks the CVNum sent with a stored card (token payments: pay links, recurring billing)', () => {
     // POST /api/payment takes no token; the surfaces that charge a stored card validate it so.
     const input = { lines: [], email: 'ada@example.org', ipAddress: '203.0.113.9', tokenRef: 'some-token' };
-    expect(ctx.services.payments.validateCard({ ...input, cvNum: '12a' }).violations).toEqual([
+    expect(asWire(ctx.services.payments.validateCard({ ...input, cvNum: '12a' }).violations)).toEqual([
       expect.objectContaining({ code: 1003, field: 'CVNum', message: "'CVNum' must contain only digits." }),
     ]);
     expect(ctx.services.payments.validateCard({ ...input, cvNum: '12' }).violations).toEqual([expect.objectContaining({ field: 'CVNum' })]);
@@ -599,15 +601,15 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     const paid = (tokenRef: string, cvNum: string) =>
       ctx.services.payments.payCard(partner, { ...cardPaymentInput(1_000), cardNum: undefined, expMonth: undefined, expYear: undefined, tokenRef, cvNum });
     const before = await paymentCount();
-    await expect(paid(visa.id, '1234')).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
-    await expect(paid(amex.id, '123')).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
+    await expect(paid(visa.id, '1234').catch(rethrowAsWire)).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
+    await expect(paid(amex.id, '123').catch(rethrowAsWire)).rejects.toMatchObject({ violations: [expect.objectContaining({ code: 1003, field: 'CVNum' })] });
     expect(await paymentCount()).toBe(before);
     expect((await paid(visa.id, '123')).payment.successful).toBe(true);
     expect((await paid(amex.id, '1234')).payment.successful).toBe(true);
 
     const account = await ctx.services.tokens.tokenizeBankAccount(partner.id, { routingNumber: '021000021', accountNumber: '123456789', accountType: 1, source: 'api' });
     const long = ctx.services.payments.validateAch({ lines: [], email: 'ada@example.org', ipAddress: '203.0.113.9', state: 'NY', tokenRef: account.id, nameOnCheck: 'A'.repeat(300) });
-    expect(long.violations).toEqual([expect.objectContaining({ code: 1002, field: 'NameOnCheck' })]);
+    expect(asWire(long.violations)).toEqual([expect.objectContaining({ code: 1002, field: 'NameOnCheck' })]);
   });
 
   it('reports every broken field at once', async () => {

@@ -236,7 +236,9 @@ describe('URLs the router cannot read', () => {
 
 describe('the database backstop', () => {
   it('recognises PostgreSQL data exceptions wherever the driver nests them', async () => {
-    const { isInvalidDatabaseInput } = await import('../../../src/http/api/error-handler.ts');
+    const { translateDatabaseError } = await import('../../../src/platform/database/errors.ts');
+    const { InvalidStoredValueError, findError } = await import('../../../src/platform/errors.ts');
+    const isInvalidDatabaseInput = (e: unknown) => findError(translateDatabaseError(e), InvalidStoredValueError) !== undefined;
     expect(isInvalidDatabaseInput(Object.assign(new Error('Failed query'), { cause: { code: '22P02' } }))).toBe(true);
     expect(isInvalidDatabaseInput({ code: '22021' })).toBe(true);
     expect(isInvalidDatabaseInput({ code: '23505' })).toBe(false);

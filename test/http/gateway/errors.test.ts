@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
-import { unreachableDatabaseError } from '../../helpers/unreachable-database.ts';
+import { asReported, unreachableDatabaseError } from '../../helpers/unreachable-database.ts';
 import { type GatewayLogin, NS, PATH, createGatewayUser, formPost, login, resultOf, soap11 } from './gateway-helpers.ts';
 
 // Logins verify a scrypt hash at PASSWORD_PARAMS (128 MiB, a few hundred ms; seconds on a busy machine).
@@ -167,7 +167,7 @@ describe('an error inside an operation', () => {
   });
 
   it('text the database cannot store (SQLSTATE 22021 or 22P05, behind a wrapper) is Invalid_Argument on both, and its parameters are not logged', async () => {
-    const dbError = (code: string) => Object.assign(new Error('Failed query: insert ...\nparams: unstorable-params'), { cause: Object.assign(new Error('invalid byte sequence'), { code }) });
+    const dbError = (code: string) => Object.assign(new Error('Failed query: insert ...\nparams: unstorable-params'), { cause: asReported(Object.assign(new Error('invalid byte sequence'), { code })) });
     const tokenize = vi.spyOn(ctx.services.tokens, 'tokenizeCard');
     for (const code of ['22021', '22P05']) {
       tokenize.mockRejectedValueOnce(dbError(code)).mockRejectedValueOnce(dbError(code));

@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GATEWAY_CODES } from '../../../src/modules/gateway/gateway-service.ts';
-import { VaultError } from '../../../src/modules/vault/keys.ts';
+import { VaultError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import {
   type GatewayLogin,

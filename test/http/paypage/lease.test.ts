@@ -5,6 +5,7 @@ import type { SaleRequest, SaleResult } from '../../../src/processors/processor.
 import { PAY_LINK_LEASE_MS, payLinkRef } from '../../../src/modules/paylinks/paylink-service.ts';
 import { type TestContext, createTestContext, withSimulator } from '../../helpers/context.ts';
 import { CARD, createLink, csrfOf, h1Of, openPage, paymentCount, redirectQuery, submit, titleOf } from './paylink-helpers.ts';
+import { connectionLostError, unreachableDatabaseError } from '../../helpers/unreachable-database.ts';
 
 /**
  * One payment per link, whatever the timing: the lease is a fencing token (only its holder can
@@ -280,7 +281,7 @@ describe('a submission that fails before its payment is recorded', () => {
   it('gives the link back: nothing was charged (a saved card this server cannot open, the database down)', async () => {
     const { id } = await createLink(ctx);
     const count = await paymentCount(ctx);
-    failNext('WITH p AS (INSERT INTO payments', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    failNext('WITH p AS (INSERT INTO payments', unreachableDatabaseError());
     expect((await submit(ctx, id, CARD)).statusCode).toBe(503);
     expect(await paymentCount(ctx)).toBe(count);
     expect((await linkRow(id)).lease_until).toBeNull();
@@ -289,7 +290,7 @@ describe('a submission that fails before its payment is recorded', () => {
 
   it('keeps the link when the Pending row may have been written (the connection failed around the write)', async () => {
     const { id } = await createLink(ctx);
-    failNext('WITH p AS (INSERT INTO payments', new Error('Connection terminated unexpectedly'));
+    failNext('WITH p AS (INSERT INTO payments', connectionLostError());
     expect((await submit(ctx, id, CARD)).statusCode).toBe(503);
     expect((await linkRow(id)).lease_until).not.toBeNull();
     const again = await submit(ctx, id, CARD, { csrf: csrfOf((await openPage(ctx, id)).html) });

@@ -3,7 +3,7 @@ import { backgroundJobs } from '../../../src/platform/jobs.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { ConfigError, loadConfig, testConfig } from '../../../src/config.ts';
 import { cryptoIds } from '../../../src/platform/ids.ts';
-import { ValidationError } from '../../../src/domain/errors.ts';
+import { ValidationError } from '../../../src/platform/errors.ts';
 import { createServices } from '../../../src/composition.ts';
 import { openPostgres } from '../../../src/platform/database/database.ts';
 import { adjust, makePayment, paymentRow } from '../../http/api/refund-void-fixtures.ts';

@@ -11,7 +11,7 @@ import { searchText } from '../../../src/domain/charities/search-text.ts';
 import { type ImportReport, CharityImportService, MAX_LISTED_REJECTIONS } from '../../../src/modules/charities/import-service.ts';
 import { SAMPLE_DIR } from '../../../src/modules/charities/import-samples.ts';
 import { CHARITY_COLUMNS } from '../../../src/modules/charities/import-writer.ts';
-import { OperatorInputError } from '../../../src/modules/partners/partner-service.ts';
+import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { type Store, openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase, freshStore } from '../../helpers/store.ts';

@@ -8,7 +8,7 @@ import { SAMPLE_DIR, loadSampleCharitiesOnce, sampleFiles } from '../../../src/m
 import { CharityService } from '../../../src/modules/charities/search-service.ts';
 import { CharityImportService } from '../../../src/modules/charities/import-service.ts';
 import { CopySink } from '../../../src/modules/charities/import-copy.ts';
-import { OperatorInputError } from '../../../src/modules/partners/partner-service.ts';
+import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase } from '../../helpers/store.ts';

@@ -4,8 +4,9 @@ import { DEMO_SCHEDULE } from '../../helpers/demo-schedule.ts';
 import type { FeeLineInput } from '../../../src/domain/fees.ts';
 import type { AuthenticatedPartner } from '../../../src/domain/partner.ts';
 import { SCHEDULE_CACHE_MS } from '../../../src/modules/fees/fee-service.ts';
-import { NotFoundError, ValidationError } from '../../../src/domain/errors.ts';
+import { NotFoundError, ValidationError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext, seedTestPartner } from '../../helpers/context.ts';
+import { asWire } from '../../helpers/wire-violations.ts';
 
 let ctx: TestContext;
 let partner: AuthenticatedPartner;
@@ -66,6 +67,6 @@ describe('FeeService.quote', () => {
     await expect(fees.quote(partner, { lines: [{ ...line, transactionSourceGroupId: 11 }] })).rejects.toBeInstanceOf(NotFoundError);
     const err = await fees.quote(partner, { lines: [line, { ...line, transactionSourceGroupId: 12 }], lineField: (i, f) => `Lines[${i}].${f}` }).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).violations).toEqual([expect.objectContaining({ code: 2000, field: 'Lines[1].TransactionSourceGroupId' })]);
+    expect(asWire((err as ValidationError).violations)).toEqual([expect.objectContaining({ code: 2000, field: 'Lines[1].TransactionSourceGroupId' })]);
   });
 });

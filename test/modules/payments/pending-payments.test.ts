@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaleResult } from '../../../src/processors/processor.ts';
-import { NotFoundError } from '../../../src/domain/errors.ts';
-import { OperatorInputError } from '../../../src/modules/partners/partner-service.ts';
+import { NotFoundError } from '../../../src/platform/errors.ts';
+import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import type { FollowUpResult } from '../../../src/processors/processor.ts';

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { open, seal } from '../../../src/modules/vault/cipher.ts';
 import { keyFilePath } from '../../../src/modules/vault/key-file.ts';
-import { VaultError, generateKey, keyIdOf, parseKey } from '../../../src/modules/vault/keys.ts';
+import { generateKey, keyIdOf, parseKey } from '../../../src/modules/vault/keys.ts';
+import { VaultError } from '../../../src/platform/errors.ts';
 import { Vault, memoryVault, vaultFromConfig } from '../../../src/modules/vault/vault.ts';
 
 const clock = new ManualClock();
