@@ -18,6 +18,7 @@ import { migrate } from '../src/platform/database/migrate.ts';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { load, startServer } from './lib/harness.ts';
 import { seedTestPartner } from './lib/seed.ts';
+import { createLogger } from '../src/platform/logging.ts';
 
 const CONNECTIONS = 32;
 const BATCH_SIZE = 50_000;
@@ -79,7 +80,7 @@ async function voidThroughput(url: string, seconds: number) {
 async function settlementTime(store: Store) {
   await migrate(store);
   const clock = new ManualClock(new Date(Date.now() - 3600_000));
-  const services = createServices({ store, clock, ids: cryptoIds, config: testConfig() });
+  const services = createServices({ log: createLogger('warn'), store, clock, ids: cryptoIds, config: testConfig() });
   const partner = await seedTestPartner(services, `Bench settlement ${Date.now()}`, 'non-profit');
   await insertAuthorized(store, partner, BATCH_SIZE, clock.now());
   clock.advance(60_000);

@@ -3,7 +3,6 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
 import { apiPlugin } from './http/api/index.ts';
 import { healthRoutes } from './http/api/health.ts';
 import { registerOpenApi } from './http/api/openapi.ts';
@@ -13,7 +12,6 @@ import { BrokenRule, ProblemDetails } from './http/api/wire.ts';
 import { GATEWAY_PATH, gatewayPlugin } from './http/gateway/plugin.ts';
 import { httpsServerOptions } from './http/gateway/transport.ts';
 import { lazyChildLogger } from './platform/lazy-logger.ts';
-import { loggerOptions } from './platform/logging.ts';
 import { payPageBadRequest, payPagePlugin } from './http/paypage/plugin.ts';
 import { RouteTable } from './http/route-table.ts';
 import { DatabaseAvailability } from './platform/database/availability.ts';
@@ -27,9 +25,6 @@ import { GUID } from './platform/ids.ts';
 
 export interface AppOptions {
   services: Services;
-  /** Where log lines go (tests capture them); stdout by default. */
-  logStream?: DestinationStream;
-  logLevel?: string;
   /** Extra routes inside surface A's scope (tests and benchmarks add probes this way). */
   extraApiRoutes?: (api: FastifyInstance) => void;
 }
@@ -61,7 +56,7 @@ function isGatewayUrl(url: string): boolean {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const { config } = services;
-  const logger = pino(loggerOptions(options.logLevel ?? config.logLevel), options.logStream ?? pino.destination(1));
+  const logger = services.log;
   const app = Fastify({
     loggerInstance: logger,
     // Request loggers become real pino children only when they write a line (see lazy-logger.ts).
@@ -122,7 +117,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...httpsServerOptions(config),
   }) as unknown as FastifyInstance;
 
-  services.payments.useLogger(app.log);
   const availability = new DatabaseAvailability(app.log, services.clock);
   app.decorate('databaseAvailability', availability);
   services.store.onConnect(() => availability.reached());

@@ -24,6 +24,9 @@ import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { TokenService } from './modules/vault/token-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
+import type { RootLogger } from './platform/logging.ts';
+import type { BackgroundJob } from './platform/jobs.ts';
+import { billingJob } from './modules/recurring/billing-job.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -31,6 +34,8 @@ export interface Services {
   clock: Clock;
   ids: Ids;
   config: Config;
+  /** Where the services log (the server's logger; the CLI's writes to stderr). */
+  log: RootLogger;
   sessions: SessionService;
   partners: PartnerService;
   processors: ProcessorService;
@@ -55,8 +60,8 @@ export interface Services {
   databaseIdentity: DatabaseIdentityService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; vault?: Vault }): Services {
-  const { store, clock, ids } = deps;
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
+  const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService(store.db, clock, ids, vault);
@@ -68,18 +73,34 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
   const fees = new FeeService(store.db, clock, partners);
-  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, fees, adapters: processorAdapters, tokens });
+  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
-  const billing = new BillingService({ store, clock, ids, payments, retryDays: deps.config.billingRetryDays });
-  const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, processors, adapters: processorAdapters });
+  const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
+  const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, log, processors, adapters: processorAdapters });
   const pendingPayments = new PendingPaymentService({ sql: store.sql, clock, refundsVoids });
   const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
-  const payLinkCheckout = new PayLinkCheckoutService({ clock, links: payLinks, results: payLinkResults, payments, tokens, fees, recurring: recurringProfiles });
+  const payLinkCheckout = new PayLinkCheckoutService({ clock, log, links: payLinks, results: payLinkResults, payments, tokens, fees, voids: refundsVoids, recurring: recurringProfiles });
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
   return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+}
+
+/** The jobs a server process runs beside the HTTP server. */
+export function backgroundJobs(services: Services): BackgroundJob[] {
+  return [
+    // The purges too: their cut-offs are this process's clock, and a server a day ahead would
+    // delete every live session of the database, every server's.
+    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
+    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
+    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
+    // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
+    // injected clock; every process runs it, the batch of a cut-off is closed once.
+    { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },
+    // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
+    ...(services.config.billingWorker ? [billingJob(services.billing, services.config.billingIntervalMs)] : []),
+  ];
 }

@@ -1,13 +1,14 @@
 import { buildApp } from './app.ts';
 import { dropOutputWhenReaderGone } from './platform/closed-output.ts';
-import { startBackgroundJobs, backgroundJobs } from './platform/jobs.ts';
+import { startBackgroundJobs } from './platform/jobs.ts';
 import { systemClock } from './platform/clock.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { formatCutoff } from './domain/settlement-cutoff.ts';
 import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './platform/ids.ts';
-import { createServices, type Services } from './composition.ts';
+import { createLogger } from './platform/logging.ts';
+import { backgroundJobs, createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
 import { DatabaseUnavailableError, findError } from './platform/errors.ts';
@@ -118,7 +119,7 @@ async function main() {
   }
 
   const store = await openStore(config);
-  const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+  const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await checkVaultKeysAtStart(services, app.log);
@@ -129,6 +130,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log, {
     clockSkewMs: () => clockSkewMs(services.store.sql, services.clock),
+    clockSkewLimitMs: CLOCK_SKEW_LIMIT_MS,
     databaseConfirmed: () => services.databaseIdentity.confirmed(),
   });
   const processors: DemoProcessors = new Map();

@@ -6,6 +6,7 @@ import { createServices, type Services } from '../../src/composition.ts';
 import { openPostgres, type Store } from '../../src/platform/database/database.ts';
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { seedTestPartner } from './seed.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 
 /** The PostgreSQL server of the billing benchmark: BENCH_DATABASE_URL, DATABASE_URL, or the local one. */
 export function billingBenchServer(): string {
@@ -42,7 +43,7 @@ export function billingBenchConfig(databaseUrl: string, vaultKey: string, poolSi
 export async function openBenchServices(config: Config): Promise<{ store: Store; services: Services }> {
   const store = openPostgres(config.databaseUrl!, config.databasePoolSize);
   await migrate(store);
-  return { store, services: createServices({ store, clock: systemClock, ids: cryptoIds, config }) };
+  return { store, services: createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config }) };
 }
 
 /**

@@ -26,12 +26,13 @@ import { openPglite, openPostgres, type Store } from '../../src/platform/databas
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { memoryVault } from '../../src/modules/vault/vault.ts';
 import { seedTestPartner } from './seed.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 
 const mode = process.env.GATEWAY_BENCH_MODE === 'node-soap' ? 'node-soap' : 'fastify';
 const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
 const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
 await migrate(store);
-const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, vault: memoryVault(systemClock) });
+const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config, vault: memoryVault(systemClock) });
 const partner = await seedTestPartner(services, `Gateway Bench ${mode} ${Date.now()}`, 'non-profit');
 const username = `bench-${mode}-${Date.now()}`;
 const user = await services.gatewayUsers.create({ partnerId: partner.ClientId, username, vendor: 'Bench' });
@@ -51,7 +52,7 @@ let port: number;
 let close: () => Promise<void>;
 
 if (mode === 'fastify') {
-  const app = await buildApp({ services, logLevel: 'warn' });
+  const app = await buildApp({ services });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
   close = () => app.close();

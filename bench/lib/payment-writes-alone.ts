@@ -11,6 +11,7 @@ import { cryptoIds } from '../../src/platform/ids.ts';
 import { createServices } from '../../src/composition.ts';
 import { openPostgres, type SqlClient } from '../../src/platform/database/database.ts';
 import { seedTestPartner } from './seed.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 
 interface Statement {
   text: string;
@@ -30,7 +31,7 @@ export async function capturePayment(url: string) {
   };
   try {
     const config = { ...loadConfig(), databaseUrl: url, logLevel: 'warn' };
-    const services = createServices({ store: { ...store, sql }, clock: systemClock, ids: cryptoIds, config });
+    const services = createServices({ log: createLogger('warn'), store: { ...store, sql }, clock: systemClock, ids: cryptoIds, config });
     const partner = await seedTestPartner(services, `Writes-alone partner ${Date.now()}`, 'non-profit');
     const auth = { id: partner.ClientId, name: partner.name, kind: partner.kind };
     const pay = (tranId: string) =>

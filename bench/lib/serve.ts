@@ -12,17 +12,17 @@ import { createServices } from '../../src/composition.ts';
 import { openPglite, openPostgres, type Store } from '../../src/platform/database/database.ts';
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { seedTestPartner } from './seed.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 
 const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
 const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
 await migrate(store);
-const services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config });
 const partner = await seedTestPartner(services, `Bench Partner ${Date.now()}`, 'non-profit');
 // The baseline of write benchmarks: one INSERT per request into the same database.
 await store.sql.exec('CREATE TABLE IF NOT EXISTS bench_inserts (id uuid PRIMARY KEY, partner_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)');
 const app = await buildApp({
   services,
-  logLevel: 'warn',
   extraApiRoutes: (api) => {
     api.get('/probe/open', { config: { public: true } }, async () => ({ ok: true }));
     api.get('/probe/authed', async (request) => ({ ok: true, partner: request.partner.id === partner.ClientId }));

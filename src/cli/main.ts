@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { systemClock } from '../platform/clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { cryptoIds } from '../platform/ids.ts';
+import pino from 'pino';
+import { createLogger } from '../platform/logging.ts';
 import { createServices, type Services } from '../composition.ts';
 import { NotFoundError, ValidationError } from '../platform/errors.ts';
 import { OperatorInputError } from '../platform/errors.ts';
@@ -104,7 +106,9 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
           if (!existsSync(database)) err(`note: no database in ${resolve(config.dataDir)} yet: a new one is created there (set DATA_DIR to use another)`);
         }
         store = await openStore(config);
-        services = createServices({ store, clock: systemClock, ids: cryptoIds, config });
+        // Per-item problems go to stderr as log lines (warnings and worse unless LOG_LEVEL says more); results to stdout.
+        const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
+        services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log });
         return services;
       },
     };

@@ -1,7 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { billingJob } from '../modules/recurring/billing-job.ts';
-import { CLOCK_SKEW_LIMIT_MS } from '../modules/operations/clock-agreement.ts';
-import type { Services } from '../composition.ts';
+import type { Logger } from './logging.ts';
 
 export interface BackgroundJob {
   name: string;
@@ -12,7 +9,7 @@ export interface BackgroundJob {
   stop?(): void;
   /**
    * The job charges, settles or deletes by this process's clock: it is skipped while that clock is
-   * more than CLOCK_SKEW_LIMIT_MS from the database's (see `startBackgroundJobs`).
+   * more than clockSkewLimitMs from the database's (see `startBackgroundJobs`).
    */
   needsAgreedClock?: boolean;
   /**
@@ -26,24 +23,10 @@ export interface BackgroundJob {
 export interface JobChecks {
   /** This process's clock minus the database's; null when one measurement took too long to tell. */
   clockSkewMs?: () => Promise<number | null>;
+  /** How far apart the two clocks may be for the jobs that need them to agree. */
+  clockSkewLimitMs?: number;
   /** False while the database is a restored or copied one not yet confirmed. */
   databaseConfirmed?: () => Promise<boolean>;
-}
-
-/** The jobs a server process runs beside the HTTP server. */
-export function backgroundJobs(services: Services): BackgroundJob[] {
-  return [
-    // The purges too: their cut-offs are this process's clock, and a server a day ahead would
-    // delete every live session of the database, every server's (a review).
-    { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
-    { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
-    { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
-    // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
-    // injected clock; every process runs it, the batch of a cut-off is closed once.
-    { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },
-    // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
-    ...(services.config.billingWorker ? [billingJob(services)] : []),
-  ];
 }
 
 /** While a job is skipped by a check, it says so at most this often. */
@@ -54,12 +37,12 @@ const SKIP_LOG_EVERY_MS = 10 * 60_000;
  * carries on. `stop` waits for runs in progress, and no run starts once it is called. Before each
  * run of a job that `needsConfirmedDatabase`, `checks.databaseConfirmed` is asked, and of one that
  * `needsAgreedClock`, `checks.clockSkewMs` is measured: while the database is unconfirmed, or the
- * clocks are more than CLOCK_SKEW_LIMIT_MS apart (or could not be compared), the run is skipped,
+ * clocks are more than clockSkewLimitMs apart (or could not be compared), the run is skipped,
  * with an error in the log at the first skip and every SKIP_LOG_EVERY_MS after, until that ends
  * (then an info line).
  */
-export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogger, checks: JobChecks = {}): { stop(): Promise<void> } {
-  const { clockSkewMs, databaseConfirmed } = checks;
+export function startBackgroundJobs(jobs: BackgroundJob[], log: Logger, checks: JobChecks = {}): { stop(): Promise<void> } {
+  const { clockSkewMs, databaseConfirmed, clockSkewLimitMs = 60_000 } = checks;
   const running = new Set<Promise<unknown>>();
   let stopping = false;
   const timers = jobs.map((job) => {
@@ -92,13 +75,13 @@ export function startBackgroundJobs(jobs: BackgroundJob[], log: FastifyBaseLogge
       }
       if (job.needsAgreedClock && clockSkewMs) {
         const skew = await clockSkewMs().catch(() => null);
-        if (skew === null || Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
+        if (skew === null || Math.abs(skew) > clockSkewLimitMs) {
           skip(() => {
             if (skew === null) log.warn({ job: job.name }, "could not compare this server's clock with the database server's (the database failed or answered too slowly): the run is skipped");
             else
               log.error(
                 { job: job.name, clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
-                `this server's clock is more than ${CLOCK_SKEW_LIMIT_MS / 1000} s from the database server's: the job's runs are skipped until they agree (set both by NTP)`,
+                `this server's clock is more than ${clockSkewLimitMs / 1000} s from the database server's: the job's runs are skipped until they agree (set both by NTP)`,
               );
           });
           return;

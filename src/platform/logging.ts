@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DatabaseUnavailableError, InvalidStoredValueError } from './errors.ts';
-import pino, { type LoggerOptions } from 'pino';
+import pino, { type BaseLogger, type DestinationStream, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 /**
  * Fields that hold secrets. Every place a log line could carry one of them is redacted: the
@@ -139,4 +139,15 @@ export function safeError(err: unknown) {
   for (const key of ['detail', 'hint', 'where', 'query', 'params', 'parameters', 'internalQuery']) delete out[key];
   if (out.cause && typeof out.cause === 'object') out.cause = safeError(out.cause);
   return out;
+}
+
+/** What the services log through: any pino logger (the server's, the CLI's, a test's). */
+export type Logger = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;
+
+/** The process's own logger, which the HTTP server writes its request lines to too. */
+export type RootLogger = PinoLogger;
+
+/** A pino logger with the service's redaction and serializers, writing to `destination` (stdout by default). */
+export function createLogger(level: string, destination: DestinationStream = pino.destination(1)): PinoLogger {
+  return pino(loggerOptions(level), destination);
 }

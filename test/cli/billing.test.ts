@@ -13,6 +13,7 @@ import { seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { freshDatabase } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /** `npx payments billing run|status` as an operator runs them, on this run's kind of store. */
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
   // Two profiles due in three days: one on a card the simulator approves, one it declines.
   const store = await open();
   try {
-    const services = createServices({ store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey, dataDir }) });
+    const services = createServices({ log: testLogger(), store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey, dataDir }) });
     const partner = await seedTestPartner(services, 'CLI Billing Partner', 'non-profit');
     const who = { id: partner.ClientId, name: partner.name, kind: 'non-profit' as const };
     for (const cardNumber of ['4242424242424242', '4000000000000002']) {
@@ -112,7 +113,7 @@ describe('payments billing', { timeout: 180_000 }, () => {
     const store = await open();
     let ids: string[];
     try {
-      const services = createServices({ store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey: env.VAULT_KEY, dataDir: env.DATA_DIR }) });
+      const services = createServices({ log: testLogger(), store, clock: new ManualClock(new Date()), ids: cryptoIds, config: testConfig({ vaultKey: env.VAULT_KEY, dataDir: env.DATA_DIR }) });
       const partner = await seedTestPartner(services, 'CLI Billing Partner, two runs', 'non-profit');
       const who = { id: partner.ClientId, name: partner.name, kind: 'non-profit' as const };
       const token = await services.tokens.tokenizeCard(partner.ClientId, { cardNumber: '4242424242424242', expMonth: '12', expYear: '35', source: 'api' });

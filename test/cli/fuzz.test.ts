@@ -22,6 +22,7 @@ import { FUZZ_SCALE } from '../helpers/fuzz.ts';
 import { freshDatabase } from '../helpers/store.ts';
 import { inject } from 'vitest';
 import { readFileSync as realReadFileSync } from 'node:fs';
+import { testLogger } from '../helpers/logger.ts';
 
 /**
  * Generative robustness tests of the operator CLI (`npx payments <command> ...`). Every command of
@@ -102,7 +103,7 @@ beforeAll(async () => {
   mkdirSync(join(process.env.DATA_DIR, 'pglite'), { recursive: true });
 
   // Seeded with the CLI's own configuration, so that the vault key file is the one the CLI reads.
-  const services = createServices({ store, clock: new ManualClock('2026-01-10T08:00:00.000Z'), ids: cryptoIds, config: loadConfig() });
+  const services = createServices({ log: testLogger(), store, clock: new ManualClock('2026-01-10T08:00:00.000Z'), ids: cryptoIds, config: loadConfig() });
   partner = await seedTestPartner(services, 'Fuzz CLI partner', 'non-profit');
   const auth = { id: partner.ClientId, name: partner.name, kind: partner.kind };
   paymentGuid = (await services.payments.payCard(auth, cardPaymentInput(2500, { tokenize: true }))).payment.id;
@@ -137,7 +138,7 @@ beforeAll(async () => {
 
 /** A payment left Pending (its processor never answered), for `pending list` and `pending resolve` to find. */
 async function strandedPayment(tranId: string): Promise<string> {
-  const services = createServices({ store, clock: new ManualClock('2026-01-10T09:00:00.000Z'), ids: cryptoIds, config: loadConfig() });
+  const services = createServices({ log: testLogger(), store, clock: new ManualClock('2026-01-10T09:00:00.000Z'), ids: cryptoIds, config: loadConfig() });
   let asked!: () => void;
   const processorAsked = new Promise<void>((r) => (asked = r));
   services.processorAdapters.get('simulator').sale = () => {

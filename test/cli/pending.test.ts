@@ -8,6 +8,7 @@ import { openStore } from '../../src/platform/database/database.ts';
 import { cardPaymentInput, seedTestPartner } from '../helpers/context.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /** `npx payments pending ...` as processes, on this run's kind of store. */
 let env: Record<string, string>;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   // A payment made last January whose processor never answered (the process stopped while asking).
   const store = await openIt();
   try {
-    const services = createServices({ store, clock: new ManualClock('2026-01-10T08:00:00.000Z'), ids: cryptoIds, config: testConfig() });
+    const services = createServices({ log: testLogger(), store, clock: new ManualClock('2026-01-10T08:00:00.000Z'), ids: cryptoIds, config: testConfig() });
     const partner = await seedTestPartner(services, 'Pending CLI partner', 'non-profit');
     let asked!: () => void;
     const processorAsked = new Promise<void>((r) => (asked = r));

@@ -9,6 +9,7 @@ import { cardPaymentInput, seedTestPartner } from '../helpers/context.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { runCliProcess } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /** `npx payments settle` as a process, on this run's kind of store, with payments made beforehand. */
 let env: Record<string, string>;
@@ -29,7 +30,7 @@ async function makePayments(start: string, count: number) {
   const store = await openIt();
   try {
     const clock = new ManualClock(start);
-    const services = createServices({ store, clock, ids: cryptoIds, config: testConfig() });
+    const services = createServices({ log: testLogger(), store, clock, ids: cryptoIds, config: testConfig() });
     const partner = await seedTestPartner(services, `Settle CLI partner ${paymentIds.length}`, 'non-profit');
     const auth = { id: partner.ClientId, name: partner.name, kind: partner.kind };
     for (let i = 0; i < count; i++) {

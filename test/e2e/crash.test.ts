@@ -16,6 +16,7 @@ import { Vault } from '../../src/modules/vault/vault.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { SERVER_NODE_FLAGS, freePort, runCliProcess, startService } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /**
  * Crash consistency with a real crash: the service runs as `npm start` runs it, takes concurrent
@@ -193,7 +194,7 @@ beforeAll(async () => {
   // processor, fee schedules for groups 1-10, organization), written before the first start.
   const store = await openIt();
   try {
-    const services = createServices({ store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() });
+    const services = createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() });
     partner = await createDemoPartner(services, 'Crash Test Charity', 'non-profit');
   } finally {
     await store.close();
@@ -429,7 +430,7 @@ describe('a service killed with SIGKILL while taking payments', () => {
         expect(lost, 'acknowledged payments missing or changed').toEqual([]);
         // The operator's list leaves out payments pending for less than its threshold (15
         // minutes, `payments pending list` without --older-than): they may still be waiting.
-        const services = createServices({ store, clock: systemClock, ids: cryptoIds, config: testConfig() });
+        const services = createServices({ log: testLogger(), store, clock: systemClock, ids: cryptoIds, config: testConfig() });
         expect((await services.pendingPayments.list(UNKNOWN_AFTER_MINUTES)).payments).toEqual([]);
         // ... and resolving one of them needs --force.
         const youngest = [...rows.values()].find((r) => r.payment_result === 1);
@@ -492,7 +493,7 @@ describe('a service killed with SIGKILL while taking payments', () => {
 
       store = await openIt();
       try {
-        const services = createServices({ store, clock: systemClock, ids: cryptoIds, config: testConfig() });
+        const services = createServices({ log: testLogger(), store, clock: systemClock, ids: cryptoIds, config: testConfig() });
         const rest = pending.slice(byCli);
         for (const [k, r] of rest.entries()) {
           const i = byCli + k;

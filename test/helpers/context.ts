@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import { type Config, testConfig } from '../../src/config.ts';
 import { createDemoPartner } from '../../src/demo/seed.ts';
 import { cryptoIds } from '../../src/platform/ids.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 import { createServices, type Services } from '../../src/composition.ts';
 import type { ProcessorAdapter } from '../../src/processors/processor.ts';
 import type { CardPaymentInput } from '../../src/modules/payments/payment-input.ts';
@@ -56,7 +57,6 @@ export async function createTestContext(
   const store = await freshStore();
   const clock = options.clock ?? new ManualClock();
   const config = testConfig({ sessionRateLimitPerMinute: 100_000, publicRateLimitPerMinute: 100_000, gatewayLoginRateLimitPerMinute: 100_000, ...options.config });
-  const services = createServices({ store, clock, ids: cryptoIds, config });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, done) {
@@ -64,7 +64,8 @@ export async function createTestContext(
       done();
     },
   });
-  const app = await buildApp({ services, logStream, logLevel: 'debug', extraApiRoutes: options.extraApiRoutes });
+  const services = createServices({ store, clock, ids: cryptoIds, config, log: createLogger('debug', logStream) });
+  const app = await buildApp({ services, extraApiRoutes: options.extraApiRoutes });
   await app.ready();
   const nonProfit = await seedTestPartner(services, 'Test Charity Partner', 'non-profit');
   const forProfit = await seedTestPartner(services, 'Test Merchant Partner', 'for-profit');

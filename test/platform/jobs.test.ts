@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type BackgroundJob, backgroundJobs, startBackgroundJobs } from '../../src/platform/jobs.ts';
+import { backgroundJobs } from '../../src/composition.ts';
+import { type BackgroundJob, startBackgroundJobs } from '../../src/platform/jobs.ts';
 import { ManualClock, systemClock } from '../../src/platform/clock.ts';
 import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from '../../src/modules/operations/clock-agreement.ts';
 import { cardToken, createProfile, profilePayments } from '../modules/recurring/fixtures.ts';

@@ -1,6 +1,4 @@
-import pino from 'pino';
 import { parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
-import { loggerOptions } from '../../platform/logging.ts';
 import { type Command, type CommandOption, UsageError } from '../command.ts';
 import { refuseWaitingDatabase } from './database.ts';
 
@@ -47,8 +45,6 @@ export const billingCommands: Command[] = [
       const concurrency = positiveInt(values, 'concurrency', CONCURRENCY_DEFAULT, this.usage);
       const services = await ctx.services();
       await refuseWaitingDatabase(services);
-      // Per-profile problems go to stderr as log lines; the summary to stdout.
-      services.billing.useLogger(pino(loggerOptions(services.config.logLevel === 'info' ? 'warn' : services.config.logLevel), pino.destination(2)));
       const summary = await services.billing.run({ asOf: date, batchSize, concurrency });
       if (ctx.json) ctx.out(JSON.stringify(summary));
       else {

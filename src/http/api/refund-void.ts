@@ -89,7 +89,6 @@ const routeSchema = (operationId: string, summary: string, description: string) 
 
 export function refundVoidRoutes(app: FastifyInstance, services: Services) {
   if (!app.getSchema('RefundVoidResponse')) app.addSchema(RefundVoidResponse);
-  services.refundsVoids.useLogger(app.log);
 
   const read = (request: FastifyRequest): AdjustmentInput => {
     const raw = request.body;

@@ -116,8 +116,6 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   const { config, payLinks, payLinkCheckout: checkout } = services;
   const formTokens = new FormTokens(services.vault, services.clock);
   const limiter = new SubmissionLimiter(services.clock, { perLink: config.payLinkSubmitLimitPerLink, perIp: config.payLinkSubmitLimitPerIp });
-  checkout.useLogger(app.log);
-  checkout.useVoids(services.refundsVoids);
 
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { formatCents, parseAmount } from '../../domain/money.ts';
@@ -17,6 +16,7 @@ import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/proces
 import type { PaymentRow } from '../payments/payment-record.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
 import { and, asc, eq } from '../../platform/database/drizzle.ts';
+import type { Logger } from '../../platform/logging.ts';
 
 /** A refund or void request, as every surface hands it over (text as sent; the service validates). */
 export interface AdjustmentInput {
@@ -92,9 +92,10 @@ export class RefundVoidService {
   readonly #ids: Ids;
   readonly #processors: ProcessorService;
   readonly #adapters: ProcessorRegistry;
-  #log: FastifyBaseLogger | undefined;
+  readonly #log: Logger;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; processors: ProcessorService; adapters: ProcessorRegistry }) {
+  constructor(deps: { db: Db; clock: Clock; ids: Ids; log: Logger; processors: ProcessorService; adapters: ProcessorRegistry }) {
+    this.#log = deps.log;
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
@@ -102,9 +103,6 @@ export class RefundVoidService {
     this.#adapters = deps.adapters;
   }
 
-  useLogger(log: FastifyBaseLogger) {
-    this.#log = log;
-  }
 
   /** Every rule of the request that needs no database, at once (one violation per field). */
   validate(partner: AuthenticatedPartner, input: AdjustmentInput): RuleViolation[] {
@@ -201,10 +199,10 @@ export class RefundVoidService {
       answer = kind === 'void' ? await adapter.void(request) : await adapter.refund(request);
     } catch (err) {
       if (!(err instanceof ProcessorNotReachedError)) {
-        this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed: outcome unknown, held for an operator');
+        this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed: outcome unknown, held for an operator');
         return this.#heldForOperator(kind, claim);
       }
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed');
+      this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed');
     }
     return this.#complete(kind, claim, answer);
   }
@@ -396,7 +394,7 @@ export class RefundVoidService {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, claim.payment.id));
     const wentThrough = recorded!.status === 'approved';
     if (wentThrough !== (answer?.approved === true)) {
-      this.#log?.error(
+      this.#log.error(
         { paymentGuid: claim.payment.id, adjustmentId: claim.adjustmentId, kind, recorded: recorded!.status, processorApproved: answer?.approved === true },
         'the processor answered after an operator recorded this refund or void, and the two disagree: reconcile it with the processor',
       );

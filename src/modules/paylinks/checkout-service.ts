@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../../domain/billing-dates.ts';
 import { phoneProblem, zipProblem } from '../../domain/address.ts';
@@ -18,6 +17,7 @@ import { type PayLink, type PayLinkLease, type PayLinkService, type PayLinkStatu
 import type { PayLinkResultService } from './result-service.ts';
 import { RECURRING_FREQUENCIES, WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylink-rules.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
+import type { Logger } from '../../platform/logging.ts';
 
 /** The payer's part of the form, as typed (names as on the page, which uses the wire names). */
 export interface PayerForm {
@@ -117,8 +117,8 @@ export class PayLinkCheckoutService {
   readonly #tokens: TokenService;
   readonly #fees: FeeService;
   readonly #recurring: RecurringProfileCreator | undefined;
-  #log: FastifyBaseLogger | undefined;
-  #voids: PaymentVoider | undefined;
+  readonly #log: Logger;
+  readonly #voids: PaymentVoider;
 
   constructor(deps: {
     clock: Clock;
@@ -127,8 +127,12 @@ export class PayLinkCheckoutService {
     payments: PaymentService;
     tokens: TokenService;
     fees: FeeService;
+    log: Logger;
+    voids: PaymentVoider;
     recurring?: RecurringProfileCreator;
   }) {
+    this.#log = deps.log;
+    this.#voids = deps.voids;
     this.#clock = deps.clock;
     this.#links = deps.links;
     this.#results = deps.results;
@@ -136,15 +140,6 @@ export class PayLinkCheckoutService {
     this.#tokens = deps.tokens;
     this.#fees = deps.fees;
     this.#recurring = deps.recurring;
-  }
-
-  useLogger(log: FastifyBaseLogger) {
-    this.#log = log;
-  }
-
-  /** The refund/void service that voids a payment whose submission lost the link (set by the page's plugin). */
-  useVoids(voids: PaymentVoider) {
-    this.#voids = voids;
   }
 
   /** The fees the payer sees: one quote for a card (brand not yet known) and one for ACH. */
@@ -244,7 +239,7 @@ export class PayLinkCheckoutService {
    */
   async #notHeld(link: PayLink): Promise<CheckoutOutcome> {
     if (await this.#links.completeWithItsPayment(link.id)) {
-      this.#log?.warn({ payLinkRef: payLinkRef(link.id) }, 'pay link completed with the successful payment its submission could not record');
+      this.#log.warn({ payLinkRef: payLinkRef(link.id) }, 'pay link completed with the successful payment its submission could not record');
       return { kind: 'unavailable', status: 'completed' };
     }
     const now = await this.#links.find(link.id);
@@ -266,7 +261,7 @@ export class PayLinkCheckoutService {
         return (await this.#links.paymentIdOf(link.id)) === paymentId;
       } catch (err) {
         if (attempt >= COMPLETE_ATTEMPTS) {
-          this.#log?.error(
+          this.#log.error(
             { payLinkRef: payLinkRef(link.id), paymentGuid: paymentId, errorName: (err as Error)?.name },
             'pay link paid but not completed: the payment stands; the link stays held until its lease expires',
           );
@@ -284,10 +279,6 @@ export class PayLinkCheckoutService {
   async #voidLost(link: PayLink, record: PaymentRecord): Promise<boolean> {
     const p = record.payment;
     const log = { payLinkRef: payLinkRef(link.id), paymentGuid: p.id };
-    if (!this.#voids) {
-      this.#log?.error(log, 'pay link payment made after the link was lost, and no void service: the payment stands');
-      return false;
-    }
     try {
       const outcome = await this.#voids.voidPayment(
         link.partner,
@@ -299,12 +290,12 @@ export class PayLinkCheckoutService {
         { source: 'operator' },
       );
       if (outcome.successful) {
-        this.#log?.warn({ ...log, adjustmentId: outcome.adjustmentId }, 'pay link payment made after the link was lost: voided');
+        this.#log.warn({ ...log, adjustmentId: outcome.adjustmentId }, 'pay link payment made after the link was lost: voided');
         return true;
       }
-      this.#log?.error({ ...log, adjustmentId: outcome.adjustmentId, responseCode: outcome.responseCode }, 'pay link payment made after the link was lost: void refused; the payment stands');
+      this.#log.error({ ...log, adjustmentId: outcome.adjustmentId, responseCode: outcome.responseCode }, 'pay link payment made after the link was lost: void refused; the payment stands');
     } catch (err) {
-      this.#log?.error({ ...log, errorName: (err as Error)?.name }, 'pay link payment made after the link was lost: void failed; the payment stands');
+      this.#log.error({ ...log, errorName: (err as Error)?.name }, 'pay link payment made after the link was lost: void failed; the payment stands');
     }
     return false;
   }
@@ -387,7 +378,7 @@ export class PayLinkCheckoutService {
   /** Deletes a card stored for a link that did not record it (best effort; logged when it fails). */
   async #deleteUnrecordedCard(link: PayLink, tokenId: string, failure: string): Promise<void> {
     await this.#tokens.delete(link.partner.id, tokenId).catch((err: unknown) => {
-      this.#log?.error({ payLinkRef: payLinkRef(link.id), errorName: (err as Error)?.name }, failure);
+      this.#log.error({ payLinkRef: payLinkRef(link.id), errorName: (err as Error)?.name }, failure);
     });
   }
 
@@ -454,7 +445,7 @@ export class PayLinkCheckoutService {
   async #startRecurring(link: PayLink, line: PayLink['lines'][number], record: PaymentRecord): Promise<void> {
     const p = record.payment;
     if (!this.#recurring || !p.tokenId) {
-      this.#log?.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
+      this.#log.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
       return;
     }
     const frequency = RECURRING_FREQUENCIES[line.recurring] as BillingFrequency;
@@ -495,7 +486,7 @@ export class PayLinkCheckoutService {
       // The payment stands; the link shows no RecurringProfile and the partner can create one
       // with POST /api/recurringProfile from the payment's TokenGuid. The violations name fields only.
       const violations = err instanceof ValidationError ? err.violations.map((v) => `${v.field}: rule ${v.code}`) : undefined;
-      this.#log?.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id, errorName: (err as Error)?.name, violations }, 'pay link recurring profile not created');
+      this.#log.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id, errorName: (err as Error)?.name, violations }, 'pay link recurring profile not created');
     }
   }
 }

@@ -7,7 +7,6 @@ import { MAX_CENTS } from '../../domain/money.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../../domain/payment-status.ts';
 import type { Ids } from '../../platform/ids.ts';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, type SaleRequest, type SaleResult } from '../../processors/processor.ts';
 import type { Db, DbOrTx, SqlClient } from '../../platform/database/database.ts';
@@ -19,6 +18,7 @@ import type { PaymentRecord, PaymentRow } from './payment-record.ts';
 import { type Validated, type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
 import { and, asc, eq, getTableColumns, inArray } from '../../platform/database/drizzle.ts';
+import type { Logger } from '../../platform/logging.ts';
 
 /** What a charge is paid with, once validated and resolved (a token is opened for the processor). */
 type Instrument =
@@ -206,9 +206,10 @@ export class PaymentService {
   readonly #fees: FeeService;
   readonly #adapters: ProcessorRegistry;
   readonly #tokens: TokenService;
-  #log: FastifyBaseLogger | undefined;
+  readonly #log: Logger;
 
-  constructor(deps: { db: Db; sql: SqlClient; clock: Clock; ids: Ids; fees: FeeService; adapters: ProcessorRegistry; tokens: TokenService }) {
+  constructor(deps: { db: Db; sql: SqlClient; clock: Clock; ids: Ids; log: Logger; fees: FeeService; adapters: ProcessorRegistry; tokens: TokenService }) {
+    this.#log = deps.log;
     this.#db = deps.db;
     this.#sql = deps.sql;
     this.#clock = deps.clock;
@@ -216,11 +217,6 @@ export class PaymentService {
     this.#fees = deps.fees;
     this.#adapters = deps.adapters;
     this.#tokens = deps.tokens;
-  }
-
-  /** Where processor failures are reported (the app's logger, once it exists). */
-  useLogger(log: FastifyBaseLogger) {
-    this.#log = log;
   }
 
   /**
@@ -278,7 +274,7 @@ export class PaymentService {
       // The adapter's message is not logged: a bank library may quote the card number in it.
       sale = err instanceof ProcessorNotReachedError ? 'not-reached' : 'unknown';
       const what = sale === 'unknown' ? 'processor call failed: outcome unknown, the payment is held for an operator' : 'processor call failed';
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, what);
+      this.#log.error({ errorName: (err as Error)?.name, paymentGuid: pending.id }, what);
     }
     return this.#complete(partner, pending, paymentId, quote.lines, instrument, input, sale, adapter);
   }
@@ -662,7 +658,7 @@ export class PaymentService {
       if (together.outcome === 'not-pending') return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
       if (together.outcome === 'unclear') {
         // The commit may have happened: the answer and token may be recorded. Never void here.
-        this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
+        this.#log.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
         throw together.error;
       }
       tokenRefusedBy = together.errorName;
@@ -682,13 +678,13 @@ export class PaymentService {
           // The connection failed around the write, which may have committed (an outage audit
           // saw approvals recorded, then voided: a record of a charge that was taken back). The
           // charge stands; the row says approved, or Pending for an operator to resolve.
-          this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
+          this.#log.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, APPROVAL_WRITE_FAILED);
         }
       }
       throw err;
     }
     if (!completed) return this.#resolvedMeanwhile(partner, pending, sale, adapter, instrument);
-    if (tokenRefusedBy) this.#log?.warn({ errorName: tokenRefusedBy, paymentGuid: pending.id }, 'approved payment kept without the token it asked for');
+    if (tokenRefusedBy) this.#log.warn({ errorName: tokenRefusedBy, paymentGuid: pending.id }, 'approved payment kept without the token it asked for');
     return { payment: writtenRow(pending, paymentId, update), lines };
   }
 
@@ -756,7 +752,7 @@ export class PaymentService {
     if (charged && !recorded.payment.successful) {
       await this.#reverse(adapter, pending, sale, instrument);
     } else if (!charged && recorded.payment.successful) {
-      this.#log?.error({ paymentGuid: pending.id }, 'payment recorded as approved by an operator, but the processor answered without a charge: check it again');
+      this.#log.error({ paymentGuid: pending.id }, 'payment recorded as approved by an operator, but the processor answered without a charge: check it again');
     }
     return recorded;
   }
@@ -765,9 +761,9 @@ export class PaymentService {
   async #reverse(adapter: ProcessorAdapter, pending: PaymentInsert, sale: SaleResult, instrument: Instrument): Promise<void> {
     try {
       await adapter.void({ reference: `${pending.id}:reversal`, originalTransactionId: sale.transactionId, amountCents: pending.totalAmountCents, kind: instrument.kind === 'bank' ? 'ach' : 'card' });
-      this.#log?.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded; the sale was voided at the processor');
+      this.#log.error({ paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded; the sale was voided at the processor');
     } catch (err) {
-      this.#log?.error({ errorName: (err as Error)?.name, paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded and the sale could not be voided: reconcile it with the processor');
+      this.#log.error({ errorName: (err as Error)?.name, paymentGuid: pending.id, transactionId: sale.transactionId }, 'payment outcome could not be recorded and the sale could not be voided: reconcile it with the processor');
     }
   }
 

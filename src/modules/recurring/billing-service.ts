@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../platform/clock.ts';
 import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
 import { type BillingPosition, type PositionChange, afterApproval, afterDecline, isPastEnd } from '../../domain/billing-profile.ts';
@@ -15,6 +14,7 @@ import type { PaymentRecord } from '../payments/payment-record.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { RecurringProfileRow } from './profile-service.ts';
 import { and, eq, inArray } from '../../platform/database/drizzle.ts';
+import type { Logger } from '../../platform/logging.ts';
 
 export interface BillingRunOptions {
   /** The billing day: profiles due on or before it are charged. Default: today (UTC). */
@@ -96,9 +96,10 @@ export class BillingService {
   readonly #retryDays: readonly number[];
   readonly #leaseMs: number;
   readonly #faults: BillingFaults;
-  #log: FastifyBaseLogger | undefined;
+  readonly #log: Logger;
 
-  constructor(deps: { store: Store; clock: Clock; ids: Ids; payments: PaymentService; retryDays: readonly number[]; leaseMs?: number; faults?: BillingFaults }) {
+  constructor(deps: { store: Store; clock: Clock; ids: Ids; log: Logger; payments: PaymentService; retryDays: readonly number[]; leaseMs?: number; faults?: BillingFaults }) {
+    this.#log = deps.log;
     this.#store = deps.store;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
@@ -108,9 +109,6 @@ export class BillingService {
     this.#faults = deps.faults ?? {};
   }
 
-  useLogger(log: FastifyBaseLogger) {
-    this.#log = log;
-  }
 
   /** Bills everything due as of `asOf` and returns what happened. */
   async run(options: BillingRunOptions = {}): Promise<BillingRunSummary> {
@@ -152,7 +150,7 @@ export class BillingService {
       await this.#applyMoves(moves, workerId, summary);
     }
     summary.durationMs = Math.round(performance.now() - started);
-    if (summary.claimed > 0) this.#log?.info({ billing: summary }, 'billing run');
+    if (summary.claimed > 0) this.#log.info({ billing: summary }, 'billing run');
     return summary;
   }
 
@@ -226,7 +224,7 @@ export class BillingService {
       outcome = 'error';
       // A VaultError's message holds no secret and tells the operator which key is missing.
       const vault = err instanceof VaultError ? { vaultError: err.message } : {};
-      this.#log?.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id, ...vault }, 'billing a recurring profile failed');
+      this.#log.error({ errorName: (err as Error)?.name, profileGuid: item.profile.id, ...vault }, 'billing a recurring profile failed');
       if (err instanceof VaultError) await this.#noteUnreadableToken(item.profile, workerId);
     }
     switch (outcome) {
@@ -354,7 +352,7 @@ export class BillingService {
       .update(recurringProfiles)
       .set({ lastFailure: `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.` })
       .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)))
-      .catch((err: unknown) => this.#log?.warn({ errorName: (err as Error)?.name, profileGuid: p.id }, 'could not record the unreadable payment method'));
+      .catch((err: unknown) => this.#log.warn({ errorName: (err as Error)?.name, profileGuid: p.id }, 'could not record the unreadable payment method'));
   }
 
   /**
@@ -377,7 +375,7 @@ export class BillingService {
 
   async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
     if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
-    this.#log?.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
+    this.#log.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
     // lease_claimed_at stays: the next claim sees an unresolved attempt and looks again before charging.
     await this.#store.db
       .update(recurringProfiles)

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from '../../composition.ts';
+import type { TokenService } from './token-service.ts';
+import type { Vault } from './vault.ts';
+
+/** What the checks read: the stored tokens' keys and the vault's. */
+type Services = { tokens: TokenService; vault: Vault };
+import type { Logger } from '../../platform/logging.ts';
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
@@ -12,7 +16,7 @@ import type { Services } from '../../composition.ts';
  * new tokens under a key that restoring the old file overwrites, and they would be lost (a
  * backup audit saw it happen). It seals again once the file is back.
  */
-export async function checkVaultKeysAtStart(services: Services, log: FastifyBaseLogger): Promise<void> {
+export async function checkVaultKeysAtStart(services: Services, log: Logger): Promise<void> {
   try {
     const lost = await refuseNewKeyFileIfLost(services);
     if (lost) {

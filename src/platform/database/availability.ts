@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
+import type { Logger } from '../logging.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,12 +16,12 @@ declare module 'fastify' {
  * outage has ended, so recovery makes new ones) or when readiness reaches it.
  */
 export class DatabaseAvailability {
-  readonly #log: FastifyBaseLogger;
+  readonly #log: Logger;
   readonly #clock: Clock;
   #downSince: Date | undefined;
   #refusedCalls = 0;
 
-  constructor(log: FastifyBaseLogger, clock: Clock) {
+  constructor(log: Logger, clock: Clock) {
     this.#log = log;
     this.#clock = clock;
   }

@@ -14,6 +14,7 @@ import { type RunningService, startService } from '../../helpers/process.ts';
 import { processStore } from '../../helpers/store.ts';
 import { asWire, rethrowAsWire } from '../../helpers/wire-violations.ts';
 import { connectionLostError, unreachableDatabaseError } from '../../helpers/unreachable-database.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -759,7 +760,7 @@ describe('duplicate checking across server processes', () => {
       try {
         // The partner, written into the shared database before the servers start.
         const store = await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
-        const partner = await seedTestPartner(createServices({ store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() }), 'Two servers', 'non-profit');
+        const partner = await seedTestPartner(createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() }), 'Two servers', 'non-profit');
         await store.close();
         servers.push(...(await Promise.all([1, 2].map(() => startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off' })))));
         const post = (server: RunningService, path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -7,6 +7,7 @@ import { openStore } from '../../../src/platform/database/database.ts';
 import { seedTestPartner } from '../../helpers/context.ts';
 import { runCliProcess } from '../../helpers/process.ts';
 import { processStore } from '../../helpers/store.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 /** `payments gateway-user ...` as an operator runs it, on this run's kind of store. */
 let env: Record<string, string>;
@@ -17,7 +18,7 @@ async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
   const config = loadConfig(env);
   const store = await openStore(config);
   try {
-    return await fn(createServices({ store, clock: new ManualClock(new Date()), ids: cryptoIds, config }));
+    return await fn(createServices({ log: testLogger(), store, clock: new ManualClock(new Date()), ids: cryptoIds, config }));
   } finally {
     await store.close();
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundJobs } from '../../../src/platform/jobs.ts';
+import { backgroundJobs } from '../../../src/composition.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { ConfigError, loadConfig, testConfig } from '../../../src/config.ts';
 import { cryptoIds } from '../../../src/platform/ids.ts';
@@ -10,6 +10,7 @@ import { adjust, makePayment, paymentRow } from '../../http/api/refund-void-fixt
 import { type TestContext, cardPaymentInput, createTestContext, seedTestPartner } from '../../helpers/context.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase } from '../../helpers/store.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -92,7 +93,7 @@ describe('the settlement worker, on the injected clock', () => {
 
   it('uses the configured cut-off', async () => {
     const clock = new ManualClock('2026-11-26T23:10:00.000Z');
-    const services = createServices({ store: ctx.store, clock, ids: cryptoIds, config: testConfig({ settlementCutoffMinutes: 23 * 60 + 15 }) });
+    const services = createServices({ log: testLogger(), store: ctx.store, clock, ids: cryptoIds, config: testConfig({ settlementCutoffMinutes: 23 * 60 + 15 }) });
     expect(services.settlement.latestCutoff().toISOString()).toBe('2026-11-25T23:15:00.000Z');
     clock.set('2026-11-26T23:15:00.000Z');
     expect(services.settlement.latestCutoff().toISOString()).toBe('2026-11-26T23:15:00.000Z');
@@ -101,7 +102,7 @@ describe('the settlement worker, on the injected clock', () => {
   it('tells a server whose cut-off is not the one the latest scheduled batch was closed at (the start warns)', async () => {
     // The batches above were closed at the default 02:00.
     expect(await ctx.services.settlement.otherCutoffInUse()).toBeUndefined();
-    const other = createServices({ store: ctx.store, clock: ctx.clock, ids: cryptoIds, config: testConfig({ settlementCutoffMinutes: 23 * 60 + 35 }) });
+    const other = createServices({ log: testLogger(), store: ctx.store, clock: ctx.clock, ids: cryptoIds, config: testConfig({ settlementCutoffMinutes: 23 * 60 + 35 }) });
     expect(await other.settlement.otherCutoffInUse()).toBe('02:00');
   });
 });
@@ -405,7 +406,7 @@ describe('concurrent settlement runs', () => {
     const clock = new ManualClock('2026-11-30T12:00:00.000Z');
     const stores = [openPostgres(db.url, 5), openPostgres(db.url, 5)];
     try {
-      const [one, two] = stores.map((store) => createServices({ store, clock, ids: cryptoIds, config: testConfig() }));
+      const [one, two] = stores.map((store) => createServices({ log: testLogger(), store, clock, ids: cryptoIds, config: testConfig() }));
       const seeded = await createTestPartnerPayments(one!, clock, 20);
       clock.set('2026-12-01T02:00:05.000Z');
       const jobs = [one!, two!].flatMap((s) => [s, s]).map((s) => backgroundJobs(s).find((j) => j.name === 'settlement')!.run());

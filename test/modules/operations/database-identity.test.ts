@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { backgroundJobs, startBackgroundJobs } from '../../../src/platform/jobs.ts';
+import { backgroundJobs } from '../../../src/composition.ts';
+import { startBackgroundJobs } from '../../../src/platform/jobs.ts';
 import { SEQUENCE_GAP } from '../../../src/modules/operations/database-identity-service.ts';
 import { openStore } from '../../../src/platform/database/database.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';

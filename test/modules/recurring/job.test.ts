@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundJobs } from '../../../src/platform/jobs.ts';
+import { backgroundJobs } from '../../../src/composition.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import { cardToken, createProfile, profilePayments } from './fixtures.ts';

@@ -12,6 +12,7 @@ import {
   profileRow,
   updateProfile,
 } from './fixtures.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 /**
  * The billing worker on one store (PGlite or PostgreSQL): runs with a moved clock, catch-up,
@@ -270,7 +271,7 @@ describe('amounts and fees of a charge', () => {
 describe('exactly once across crashes and reruns', () => {
   /** A worker of its own, with fault hooks. */
   const workerWith = (faults: NonNullable<ConstructorParameters<typeof BillingService>[0]['faults']>) =>
-    new BillingService({ store: ctx.store, clock: ctx.clock, ids: cryptoIds, payments: ctx.services.payments, retryDays: [1, 3, 7], faults });
+    new BillingService({ log: testLogger(), store: ctx.store, clock: ctx.clock, ids: cryptoIds, payments: ctx.services.payments, retryDays: [1, 3, 7], faults });
   const crashingWorker = (when: 'afterCharge') =>
     workerWith({
       [when]: () => {

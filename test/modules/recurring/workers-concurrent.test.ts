@@ -8,6 +8,7 @@ import { openPostgres, type Store } from '../../../src/platform/database/databas
 import { type TestPartner, seedTestPartner } from '../../helpers/context.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase, freshStore } from '../../helpers/store.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 /**
  * Two workers on the same due profiles. On PostgreSQL they are two stores (two connection pools,
@@ -41,8 +42,8 @@ beforeAll(async () => {
     storeB = storeA;
     cleanup = () => storeA.close();
   }
-  a = createServices({ store: storeA, clock, ids: cryptoIds, config });
-  b = createServices({ store: storeB, clock, ids: cryptoIds, config, vault: a.vault });
+  a = createServices({ log: testLogger(), store: storeA, clock, ids: cryptoIds, config });
+  b = createServices({ log: testLogger(), store: storeB, clock, ids: cryptoIds, config, vault: a.vault });
   partner = await seedTestPartner(a, 'Concurrent Billing Partner', 'non-profit');
 });
 afterAll(() => cleanup());
@@ -117,6 +118,7 @@ describe('two billing workers on the same due profiles', () => {
     let charged!: () => void;
     const chargedSignal = new Promise<void>((r) => (charged = r));
     const slow = new BillingService({
+      log: testLogger(),
       store: storeA,
       clock,
       ids: cryptoIds,

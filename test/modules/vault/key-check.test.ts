@@ -10,6 +10,7 @@ import { checkVaultKeysAtStart } from '../../../src/modules/vault/key-check.ts';
 import { createKeyFile, keyFilePath } from '../../../src/modules/vault/key-file.ts';
 import { vaultFromConfig } from '../../../src/modules/vault/vault.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 /**
  * A data directory restored without its vault key file (a backup audit): the server made a new
@@ -37,7 +38,7 @@ describe('the vault key check at start', () => {
   it('with the key file missing while tokens are sealed: says so, and makes no new key file until the file is back', async () => {
     // The "lost" key file: tokens sealed under a key this data directory's vault never had.
     const stored = await ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, card('4242424242424242'));
-    const services = createServices({ store: ctx.store, clock: ctx.clock, ids: cryptoIds, config: ctx.services.config, vault: vaultFromConfig({ dataDir }, ctx.clock) });
+    const services = createServices({ log: testLogger(), store: ctx.store, clock: ctx.clock, ids: cryptoIds, config: ctx.services.config, vault: vaultFromConfig({ dataDir }, ctx.clock) });
     const log = fakeLog();
     await checkVaultKeysAtStart(services, log);
     expect(log.error).toHaveBeenCalledWith(
@@ -69,7 +70,7 @@ describe('the vault key check at start', () => {
     const fresh = await createTestContext();
     const dir = mkdtempSync(join(tmpdir(), 'vault-key-check-'));
     try {
-      const services = createServices({ store: fresh.store, clock: fresh.clock, ids: cryptoIds, config: fresh.services.config, vault: vaultFromConfig({ dataDir: dir }, fresh.clock) });
+      const services = createServices({ log: testLogger(), store: fresh.store, clock: fresh.clock, ids: cryptoIds, config: fresh.services.config, vault: vaultFromConfig({ dataDir: dir }, fresh.clock) });
       const log = fakeLog();
       await checkVaultKeysAtStart(services, log);
       expect(log.error).not.toHaveBeenCalled();

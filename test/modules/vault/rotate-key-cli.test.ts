@@ -10,6 +10,7 @@ import { generateKey } from '../../../src/modules/vault/keys.ts';
 import { seedTestPartner } from '../../helpers/context.ts';
 import { runCliProcess, startService } from '../../helpers/process.ts';
 import { processStore } from '../../helpers/store.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 /**
  * `payments vault rotate-key` as an operator runs it: a real process on the same store and data
@@ -28,7 +29,7 @@ async function withServices<T>(extraEnv: Record<string, string>, fn: (s: Service
   const config = loadConfig({ ...env, ...extraEnv });
   const store: Store = await openStore(config);
   try {
-    return await fn(createServices({ store, clock: new ManualClock(), ids: cryptoIds, config }));
+    return await fn(createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config }));
   } finally {
     await store.close();
   }

@@ -8,6 +8,7 @@ import { generateKey } from '../../../src/modules/vault/keys.ts';
 import { Vault } from '../../../src/modules/vault/vault.ts';
 import { seedTestPartner, type TestPartner } from '../../helpers/context.ts';
 import { freshStore } from '../../helpers/store.ts';
+import { testLogger } from '../../helpers/logger.ts';
 
 let store: Store;
 let services: Services;
@@ -16,7 +17,7 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   store = await freshStore();
-  services = createServices({ store, clock, ids: cryptoIds, config: testConfig(), vault: new Vault({ kind: 'memory', current: generateKey() }, clock) });
+  services = createServices({ log: testLogger(), store, clock, ids: cryptoIds, config: testConfig(), vault: new Vault({ kind: 'memory', current: generateKey() }, clock) });
   partner = await seedTestPartner(services, 'Rotation Partner', 'non-profit');
 });
 afterAll(() => store.close());
@@ -74,7 +75,7 @@ describe('key rotation and re-encryption', () => {
 
   it('counts tokens whose key the vault does not hold as failed and leaves them', async () => {
     const stranger = new Vault({ kind: 'memory', current: generateKey() }, clock);
-    const other = createServices({ store, clock, ids: cryptoIds, config: testConfig(), vault: stranger });
+    const other = createServices({ log: testLogger(), store, clock, ids: cryptoIds, config: testConfig(), vault: stranger });
     const foreign = await other.tokens.tokenizeCard(partner.ClientId, { cardNumber: '4242424242424242', expMonth: '01', expYear: '31', source: 'api' });
     const result = await services.tokens.reencryptAll();
     expect(result.failed).toBe(1);
