@@ -17,6 +17,8 @@ import { PayLinkService } from './modules/paylinks/paylink-service.ts';
 import { PayLinkCheckoutService } from './modules/paylinks/checkout-service.ts';
 import { PayLinkResultService } from './modules/paylinks/result-service.ts';
 import { ProcessorService } from './modules/partners/processor-service.ts';
+import { ReferenceRepository } from './modules/partners/reference-repository.ts';
+import { ReferenceService } from './modules/partners/reference-service.ts';
 import { RecurringProfileService } from './modules/recurring/profile-service.ts';
 import { RefundVoidService } from './modules/adjustments/refund-void-service.ts';
 import { SessionService } from './modules/partners/session-service.ts';
@@ -39,6 +41,7 @@ export interface Services {
   sessions: SessionService;
   partners: PartnerService;
   processors: ProcessorService;
+  references: ReferenceService;
   processorAdapters: ProcessorRegistry;
   fees: FeeService;
   vault: Vault;
@@ -73,7 +76,8 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processors = new ProcessorService(store.db);
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
   const fees = new FeeService(store.db, clock, partners);
-  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens });
+  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
+  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens, references });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, log, processors, adapters: processorAdapters });
@@ -86,7 +90,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Rule } from '../../domain/rules.ts';
 import { DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, ValidationError, findError } from '../../platform/errors.ts';
-import { sendBrokenRules, sendProblem } from './problems.ts';
+import { ApiValidationError, sendBrokenRules, sendProblem } from './problems.ts';
+import { wireViolation } from './wire-names.ts';
 import { schemaViolations } from './schema-errors.ts';
 
 /** Framework error codes that mean the body could not be read as JSON. */
@@ -21,7 +22,8 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (error.validation) {
     return sendBrokenRules(reply, schemaViolations(error.validation, error.validationContext));
   }
-  if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations);
+  if (error instanceof ApiValidationError) return sendBrokenRules(reply, error.violations);
+  if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations.map(wireViolation));
   if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
 
   const unstorable = findError(error, InvalidStoredValueError);

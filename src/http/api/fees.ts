@@ -3,10 +3,10 @@ import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import type { FeeBreakdown as FeeBreakdownDomain } from '../../domain/fees.ts';
 import { centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readTransactionLine, readTransactionLines } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, notFound } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /**
  * GET /api/fee and POST /api/fees, and the wire form of a fee breakdown, which the payment
@@ -203,7 +203,7 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
       };
       const read = readTransactionLine(wireLine, (name) => name);
       violations.push(...read.violations);
-      if (violations.length > 0 || !read.line) throw new ValidationError(violations);
+      if (violations.length > 0 || !read.line) throw new ApiValidationError(violations);
       const quote = await services.fees.quote(request.partner, {
         lines: [read.line],
         paymentMethodTypeId,
@@ -235,7 +235,7 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
       const paymentMethodTypeId = readPaymentMethodType(body, violations);
       const read = readTransactionLines(body.Transactions);
       violations.push(...read.violations);
-      if (violations.length > 0) throw new ValidationError(violations);
+      if (violations.length > 0) throw new ApiValidationError(violations);
       const quote = await services.fees.quote(request.partner, { lines: read.lines, paymentMethodTypeId, ...references(body) });
       return {
         TotalPaymentAmount: centsToWire(quote.totalPaymentCents),

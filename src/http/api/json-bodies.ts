@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Rule } from '../../domain/rules.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import { canonicalize, declaresArray, type JsonSchema, repeatedParameter } from './case-insensitive.ts';
 import { utf8Text } from '../../platform/utf8-text.ts';
+import { ApiValidationError } from './problems.ts';
 
 /**
  * JSON bodies as ASP.NET Core accepts them: application/json-patch+json, application/json,
@@ -16,7 +16,7 @@ export function acceptJsonBodies(app: FastifyInstance) {
   const parse = (request: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const body = utf8Text(bytes);
     if (body === undefined) {
-      return done(new ValidationError([{ code: Rule.InvalidRequest, field: 'body', message: 'The request body is not UTF-8 text (JSON is read as UTF-8 only).' }]), undefined);
+      return done(new ApiValidationError([{ code: Rule.InvalidRequest, field: 'body', message: 'The request body is not UTF-8 text (JSON is read as UTF-8 only).' }]), undefined);
     }
     // A call that takes no body (DELETE /api/paylink, ...) ignores an empty one, as ASP.NET Core
     // does: many clients send their JSON Content-Type on every request.
@@ -24,7 +24,7 @@ export function acceptJsonBodies(app: FastifyInstance) {
     fastifyParse(request, body, (error, value) => {
       if ((error as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
         const message = "The request body has a '__proto__' or 'constructor.prototype' key, which is refused (prototype pollution).";
-        return done(new ValidationError([{ code: Rule.InvalidRequest, field: 'body', message }]), undefined);
+        return done(new ApiValidationError([{ code: Rule.InvalidRequest, field: 'body', message }]), undefined);
       }
       done(error, value);
     });
@@ -43,12 +43,12 @@ export function acceptJsonBodies(app: FastifyInstance) {
     const long = findLongArray(request.body, MAX_BODY_ARRAY_ITEMS);
     if (long !== undefined) {
       const field = long || 'body';
-      throw new ValidationError([{ code: Rule.OutOfRange, field, message: `'${field}' may have at most ${MAX_BODY_ARRAY_ITEMS} items.` }]);
+      throw new ApiValidationError([{ code: Rule.OutOfRange, field, message: `'${field}' may have at most ${MAX_BODY_ARRAY_ITEMS} items.` }]);
     }
     // No request of the API nests deeper than a few levels; thousands of levels (which fit in
     // 1 MiB) would overflow recursive code further on (JSON.stringify of a jsonb column): a 500.
     if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
-      throw new ValidationError([{ code: Rule.InvalidRequest, field: 'body', message: `The request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels.` }]);
+      throw new ApiValidationError([{ code: Rule.InvalidRequest, field: 'body', message: `The request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels.` }]);
     }
     // Text PostgreSQL cannot store as given (U+0000, a lone surrogate): refused here, naming the
     // field, for every route.
@@ -56,14 +56,14 @@ export function acceptJsonBodies(app: FastifyInstance) {
     if (unstorable) {
       const { path, nul } = unstorable;
       const message = nul ? `'${path}' must not contain a NUL character.` : `'${path}' must be valid Unicode text (it holds a lone surrogate, such as \\ud800).`;
-      throw new ValidationError([{ code: Rule.InvalidFormat, field: path, message }]);
+      throw new ApiValidationError([{ code: Rule.InvalidFormat, field: path, message }]);
     }
     const schema = request.routeOptions.schema;
     if (!schema) return;
     if (schema.body && request.body !== undefined) request.body = refuseWrongJsonTypes(canonicalize(request.body, schema.body), schema.body as JsonSchema, 'body');
     if (schema.querystring && request.query) {
       const repeated = repeatedParameter(request.query, schema.querystring);
-      if (repeated) throw new ValidationError([{ code: Rule.InvalidType, field: repeated, message: `'${repeated}' is given more than once.` }]);
+      if (repeated) throw new ApiValidationError([{ code: Rule.InvalidType, field: repeated, message: `'${repeated}' is given more than once.` }]);
       request.query = refuseWrongJsonTypes(canonicalize(request.query, schema.querystring), schema.querystring as JsonSchema, 'query');
     }
   });

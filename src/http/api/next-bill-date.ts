@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { BILLING_FREQUENCIES, nextBillDate, parseBillingFrequency } from '../../domain/billing-dates.ts';
 import { Rule } from '../../domain/rules.ts';
-import { NotFoundError, violation } from '../../platform/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import { readBillDate } from './recurring-profiles.ts';
 import { notFound } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /** GET /api/nextBillDate: the schedule arithmetic of recurring billing, on its own. */
 
@@ -47,9 +48,9 @@ export function nextBillDateRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const date = readBillDate(request.query.Date, 'Date');
-      if (typeof date !== 'string') throw violation(date.code, date.field, date.message);
+      if (typeof date !== 'string') throw new ApiValidationError([{ code: date.code, field: date.field, message: date.message }]);
       // Empty is missing (1001), as for Date; 404 is for a frequency that does not exist.
-      if (request.query.BillingFrequency.trim() === '') throw violation(Rule.Required, 'BillingFrequency', "'BillingFrequency' is required.");
+      if (request.query.BillingFrequency.trim() === '') throw new ApiValidationError([{ code: Rule.Required, field: 'BillingFrequency', message: "'BillingFrequency' is required." }]);
       const frequency = parseBillingFrequency(request.query.BillingFrequency);
       if (!frequency) {
         throw new NotFoundError(`No data found: '${request.query.BillingFrequency.trim()}' is not a BillingFrequency (${FREQUENCIES_TEXT}).`);
@@ -59,7 +60,7 @@ export function nextBillDateRoutes(app: FastifyInstance) {
         next = nextBillDate(date, { frequency, anchorDay: Number(date.slice(8, 10)) });
       } catch (err) {
         if (!(err instanceof RangeError)) throw err;
-        throw violation(Rule.OutOfRange, 'Date', "'Date' is too late: the next bill date would be after 9999-12-31.");
+        throw new ApiValidationError([{ code: Rule.OutOfRange, field: 'Date', message: "'Date' is too late: the next bill date would be after 9999-12-31." }]);
       }
       return { NextBillDate: `${next}T00:00:00` };
     },

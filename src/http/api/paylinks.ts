@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { sanitizeTheme } from '../paypage/theme.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { PayLinkResult } from '../../modules/paylinks/result-service.ts';
 import {
@@ -19,6 +18,7 @@ import { PaymentResponse, type PaymentResponseWire, paymentToWire, usePaymentRes
 import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
 import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /** POST and DELETE /api/paylink, GET /api/paylinkResult (issue 7). The page itself is src/paypage. */
 
@@ -186,7 +186,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       // The pay-link key first: without it nothing else is judged.
       const apiKey = str('ApiKey');
       if (apiKey !== undefined && apiKey !== '' && !(await services.partners.verifyApiKey(request.partner.id, apiKey))) {
-        throw new ValidationError([{ code: Rule.PayLinkApiKeyInvalid, field: 'ApiKey', message: "'ApiKey' is not the partner's pay-link API key." }]);
+        throw new ApiValidationError([{ code: Rule.PayLinkApiKeyInvalid, field: 'ApiKey', message: "'ApiKey' is not the partner's pay-link API key." }]);
       }
       const own: RuleViolation[] = [];
       const lines: PayLinkLineInput[] = (Array.isArray(body.PaymentLines) ? (body.PaymentLines as unknown[]) : []).map((raw, i) => {
@@ -248,7 +248,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
       if (fromSchema.length > 0 || own.length > 0) {
         // Everything at once: the schema's, the amounts' and the theme's, then the link rules (one per field).
-        throw new ValidationError(firstPerField([...fromSchema, ...own, ...payLinkViolations(input)]));
+        throw new ApiValidationError(firstPerField([...fromSchema, ...own, ...payLinkViolations(input)]));
       }
       if (theme !== undefined) input.theme = sanitizeTheme(theme);
       const link = await services.payLinks.create(request.partner, input);

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../../modules/payments/payment-input.ts';
 import type { PaymentRecord } from '../../modules/payments/payment-record.ts';
@@ -13,6 +12,7 @@ import { dropMistyped } from './mistyped.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
 import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
 
@@ -303,7 +303,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
       };
       const validated = services.payments.validateCard(input);
       const violations = allViolations(request, own, validated.violations);
-      if (violations.length > 0) throw new ValidationError(violations);
+      if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payCard(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
     },
@@ -327,7 +327,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
       };
       const validated = services.payments.validateAch(input);
       const violations = allViolations(request, own, validated.violations);
-      if (violations.length > 0) throw new ValidationError(violations);
+      if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payAch(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
     },

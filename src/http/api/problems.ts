@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { RuleName } from '../../domain/rules.ts';
-import type { Violation } from '../../platform/errors.ts';
+import { ValidationError, type Violation } from '../../platform/errors.ts';
 import { ErrorCode } from './error-codes.ts';
 
 /** RFC 9457 problem details, as ASP.NET Core writes them (with a traceId). */
@@ -84,3 +84,10 @@ function brokenRule(v: Violation, code: number): BrokenRuleWire {
 export function sendBrokenRules(reply: FastifyReply, violations: readonly Violation[]) {
   return reply.code(400).type('application/json; charset=utf-8').send(toBrokenRules(violations));
 }
+
+/**
+ * Violations this edge found itself, already in its own words (wire names, `'Field'` quoted): the
+ * error handler sends them as they are. A service's ValidationError is said in surface A's words
+ * first (wire-names.ts).
+ */
+export class ApiValidationError extends ValidationError {}

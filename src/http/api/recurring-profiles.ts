@@ -4,11 +4,11 @@ import { BILLING_FREQUENCIES, type BillingFrequency, type CalendarDate, parseBil
 import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
 import { type Cents, centsToWire } from '../../domain/money.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import type { RecurringProfileRow, RecurringProfileTerms } from '../../modules/recurring/profile-service.ts';
 import { isViolation, readAmount, readCardProcessingFeeOverride, readCommissionRateOverride } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /** POST, PUT and DELETE /api/recurringProfile: the spec's recurring profile requests and response. */
 
@@ -260,7 +260,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
         if (body[field].trim() === '') violations.push({ code: Rule.Required, field, message: `'${field}' is required.` });
       }
       const read = readTerms(body, violations);
-      if (violations.length > 0) throw new ValidationError(violations);
+      if (violations.length > 0) throw new ApiValidationError(violations);
       const row = await services.recurringProfiles.create(request.partner, {
         ...(read as RecurringProfileTerms),
         tokenRef: body.TokenGuid.trim(),
@@ -290,7 +290,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
       const body = request.body;
       const violations: RuleViolation[] = [];
       const read = readTerms(body as Partial<CreateWire>, violations);
-      if (violations.length > 0) throw new ValidationError(violations);
+      if (violations.length > 0) throw new ApiValidationError(violations);
       const row = await services.recurringProfiles.update(request.partner, {
         ...read,
         profileId: body.RecurringProfileGuid,

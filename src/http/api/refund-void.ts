@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
-import { ValidationError } from '../../platform/errors.ts';
 import type { Services } from '../../composition.ts';
 import { type AdjustmentInput, type AdjustmentOutcome, EXTERNAL_ID_MAX_LENGTH, REASON_MAX_LENGTH } from '../../modules/adjustments/refund-void-service.ts';
 import { schemaViolations } from './schema-errors.ts';
 import { Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire, notFound } from './wire.ts';
+import { ApiValidationError } from './problems.ts';
 
 /** POST /api/refund and POST /api/void: the spec's refund and void request and response. */
 
@@ -106,7 +106,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
       amount: text(body.Amount),
     };
     const violations = allViolations(request, services.refundsVoids.validate(request.partner, input));
-    if (violations.length > 0) throw new ValidationError(violations);
+    if (violations.length > 0) throw new ApiValidationError(violations);
     return input;
   };
 

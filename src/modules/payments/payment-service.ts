@@ -17,6 +17,7 @@ import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './pa
 import type { PaymentRecord, PaymentRow } from './payment-record.ts';
 import { type Validated, type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
+import type { ReferenceService } from '../partners/reference-service.ts';
 import { and, asc, eq, getTableColumns, inArray } from '../../platform/database/drizzle.ts';
 import type { Logger } from '../../platform/logging.ts';
 
@@ -143,33 +144,6 @@ const LIVE_STATE: Record<number, string> = {
   [PaymentResult.Cancelled]: 'approved, since voided',
 };
 
-/** How long a process reuses the references it found (a change made with the CLI reaches payments within this). */
-const REFERENCES_CACHE_MS = 10_000;
-
-interface ReferencesRow {
-  processor: { id: string; adapter: string; payment_method_types: number[] } | null;
-  source: { id: string; duplicate_check: boolean } | null;
-  organization_id: string | null;
-  charity_id: string | null;
-}
-
-/** $1 partner, $2 ProcessorGuid, $3 MKey, $4 IntegrationSource, $5 OrganizationGuid, $6 CharityId. */
-const REFERENCES_SQL = `
-SELECT
-  (SELECT json_build_object('id', id, 'adapter', adapter, 'payment_method_types', payment_method_types) FROM processors
-    WHERE partner_id = $1
-      AND ($2::uuid IS NULL OR id = $2::uuid)
-      AND ($3::text IS NULL OR mkey = $3::text)
-      AND ($2::uuid IS NOT NULL OR $3::text IS NOT NULL OR is_default)
-    LIMIT 1) AS processor,
-  (SELECT json_build_object('id', id, 'duplicate_check', duplicate_check) FROM integration_sources
-    WHERE partner_id = $1 AND CASE WHEN $4::uuid IS NULL THEN is_default ELSE id = $4::uuid END
-    LIMIT 1) AS source,
-  (SELECT id FROM organizations
-    WHERE partner_id = $1 AND CASE WHEN $5::uuid IS NULL THEN is_default ELSE id = $5::uuid END
-    LIMIT 1) AS organization_id,
-  (SELECT id FROM charities WHERE $6::uuid IS NOT NULL AND id = $6::uuid) AS charity_id`;
-
 const bad = (code: RuleName, field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
 
 const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
@@ -206,9 +180,11 @@ export class PaymentService {
   readonly #fees: FeeService;
   readonly #adapters: ProcessorRegistry;
   readonly #tokens: TokenService;
+  readonly #references: ReferenceService;
   readonly #log: Logger;
 
-  constructor(deps: { db: Db; sql: SqlClient; clock: Clock; ids: Ids; log: Logger; fees: FeeService; adapters: ProcessorRegistry; tokens: TokenService }) {
+  constructor(deps: { db: Db; sql: SqlClient; clock: Clock; ids: Ids; log: Logger; fees: FeeService; adapters: ProcessorRegistry; tokens: TokenService; references: ReferenceService }) {
+    this.#references = deps.references;
     this.#log = deps.log;
     this.#db = deps.db;
     this.#sql = deps.sql;
@@ -285,7 +261,7 @@ export class PaymentService {
    */
   async #record(partner: AuthenticatedPartner, input: PaymentInputCommon, method: ValidatedMethod, requested: 'card' | 'ach'): Promise<Recorded> {
     if (input.lines.length === 0) throw bad(Rule.Required, 'Transactions', 'must have at least one line');
-    const refs = await this.#references(partner, input);
+    const refs = await this.#referencesOf(partner, input);
     const instrument = await this.#instrument(partner, method, requested);
     const paymentMethodTypeId = instrument.paymentMethodTypeId;
     if (!refs.processor.paymentMethodTypes.includes(paymentMethodTypeId)) {
@@ -317,60 +293,33 @@ export class PaymentService {
    * trip: named ones must be the partner's (the charity: in the directory); unnamed ones are the
    * partner's defaults.
    */
-  async #references(partner: AuthenticatedPartner, input: PaymentInputCommon): Promise<References> {
-    const processorGuid = input.processorGuid?.trim().toLowerCase() || null;
-    const mkey = input.mKey?.trim() || null;
-    if (partner.kind === 'for-profit' && !processorGuid) {
+  async #referencesOf(partner: AuthenticatedPartner, input: PaymentInputCommon): Promise<References> {
+    if (partner.kind === 'for-profit' && !input.processorGuid?.trim()) {
       throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required for a for-profit partner');
     }
-    const sourceId = input.integrationSource?.trim().toLowerCase() || null;
-    const orgId = input.organizationGuid?.trim().toLowerCase() || null;
-    const charityId = input.charityId?.trim().toLowerCase() || null;
-    const cacheKey = [partner.id, processorGuid, mkey, sourceId, orgId, charityId].join('|');
-    const [row] = this.#cachedReferences(cacheKey) ?? (await this.#sql.query<ReferencesRow>(REFERENCES_SQL, [partner.id, processorGuid, mkey, sourceId, orgId, charityId], PREPARED));
-    if (row?.processor && (!sourceId || row.source) && (!orgId || row.organization_id) && (!charityId || row.charity_id)) {
-      this.#rememberReferences(cacheKey, row);
-    }
+    const found = await this.#references.resolve(partner.id, {
+      processorId: input.processorGuid,
+      mkey: input.mKey,
+      integrationSourceId: input.integrationSource,
+      organizationId: input.organizationGuid,
+      charityId: input.charityId,
+    });
     const unknown = (field: string, what: string) => bad(Rule.UnknownReference, field, `is not one of the partner's ${what}`);
-    if (!row?.processor) {
-      if (processorGuid) throw unknown('ProcessorGuid', 'processors');
-      if (mkey) throw unknown('MKey', 'processors');
+    if (!found.processor) {
+      if (input.processorGuid?.trim()) throw unknown('ProcessorGuid', 'processors');
+      if (input.mKey?.trim()) throw unknown('MKey', 'processors');
       throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor');
     }
-    if (sourceId && !row.source) throw unknown('IntegrationSource', 'integration sources');
-    if (orgId && !row.organization_id) throw unknown('OrganizationGuid', 'organizations');
-    if (charityId && !row.charity_id) throw bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory');
+    if (found.named.integrationSource && !found.integrationSource) throw unknown('IntegrationSource', 'integration sources');
+    if (found.named.organization && !found.organizationId) throw unknown('OrganizationGuid', 'organizations');
+    if (found.named.charity && !found.charityId) throw bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory');
     return {
-      processor: { id: row.processor.id, adapter: row.processor.adapter, paymentMethodTypes: row.processor.payment_method_types },
-      integrationSourceId: row.source?.id ?? null,
-      duplicateCheck: row.source?.duplicate_check ?? false,
-      organizationId: row.organization_id,
-      charityId: row.charity_id,
+      processor: found.processor,
+      integrationSourceId: found.integrationSource?.id ?? null,
+      duplicateCheck: found.integrationSource?.duplicateCheck ?? false,
+      organizationId: found.organizationId,
+      charityId: found.charityId,
     };
-  }
-
-  readonly #references_ = new Map<string, { row: ReferencesRow; expiresAt: number }>();
-
-  /**
-   * Found references are reused for REFERENCES_CACHE_MS (like the fee schedules): they change
-   * rarely (operator CLI), and the lookup is a round trip on every payment. A reference that was
-   * not found is never remembered, so a new processor or source works at once. One read "after"
-   * now (the clock was stepped back) is read again, as the fee schedules are.
-   */
-  #cachedReferences(key: string): [ReferencesRow] | undefined {
-    const hit = this.#references_.get(key);
-    if (!hit) return undefined;
-    const now = this.#clock.now().getTime();
-    if (hit.expiresAt <= now || hit.expiresAt - REFERENCES_CACHE_MS > now) {
-      this.#references_.delete(key);
-      return undefined;
-    }
-    return [hit.row];
-  }
-
-  #rememberReferences(key: string, row: ReferencesRow): void {
-    if (this.#references_.size >= 10_000) this.#references_.clear();
-    this.#references_.set(key, { row, expiresAt: this.#clock.now().getTime() + REFERENCES_CACHE_MS });
   }
 
   /** The card, wallet or bank account to charge; a token is looked up and opened here. */
