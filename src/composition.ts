@@ -12,6 +12,8 @@ import { GatewayUserService } from './modules/gateway/gateway-user-service.ts';
 import { PartnerService } from './modules/partners/partner-service.ts';
 import { BillingService } from './modules/recurring/billing-service.ts';
 import { PaymentService } from './modules/payments/payment-service.ts';
+import { PaymentRepository } from './modules/payments/payment-repository.ts';
+import { PendingWrites } from './platform/pending-writes.ts';
 import { PendingPaymentService } from './modules/payments/held-outcome-service.ts';
 import { PayLinkService } from './modules/paylinks/paylink-service.ts';
 import { PayLinkCheckoutService } from './modules/paylinks/checkout-service.ts';
@@ -21,6 +23,7 @@ import { ReferenceRepository } from './modules/partners/reference-repository.ts'
 import { ReferenceService } from './modules/partners/reference-service.ts';
 import { RecurringProfileService } from './modules/recurring/profile-service.ts';
 import { RefundVoidService } from './modules/adjustments/refund-void-service.ts';
+import { AdjustmentRepository } from './modules/adjustments/adjustment-repository.ts';
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { TokenService } from './modules/vault/token-service.ts';
@@ -42,6 +45,8 @@ export interface Services {
   partners: PartnerService;
   processors: ProcessorService;
   references: ReferenceService;
+  /** Outcomes the database could not take when they were made, written again by a background job. */
+  pendingWrites: PendingWrites;
   processorAdapters: ProcessorRegistry;
   fees: FeeService;
   vault: Vault;
@@ -77,10 +82,11 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
   const fees = new FeeService(store.db, clock, partners);
   const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
-  const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens, references });
+  const pendingWrites = new PendingWrites(log);
+  const payments = new PaymentService({ repository: new PaymentRepository(store), clock, ids, log, fees, adapters: processorAdapters, tokens, references, pendingWrites });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
-  const refundsVoids = new RefundVoidService({ db: store.db, clock, ids, log, processors, adapters: processorAdapters });
+  const refundsVoids = new RefundVoidService({ repository: new AdjustmentRepository(store), clock, ids, log, processors, adapters: processorAdapters, pendingWrites });
   const pendingPayments = new PendingPaymentService({ sql: store.sql, clock, refundsVoids });
   const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
@@ -90,7 +96,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */
@@ -101,6 +107,8 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
     { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
     { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
+    // Outcomes the processor gave that the database could not take at the time (PendingWrites).
+    { name: 'write outcomes kept while the database was unavailable', everyMs: 2_000, run: () => services.pendingWrites.writeAll() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },

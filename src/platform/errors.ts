@@ -73,6 +73,20 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /**
+ * A write that may or may not have taken effect (its connection was lost around it), and nothing
+ * more happened: `reference` names what it would have recorded (a payment that was never sent to
+ * its processor, say). Unavailable to the caller like any lost connection.
+ */
+export class RecordUnknownError extends DatabaseUnavailableError {
+  readonly reference: string;
+  constructor(reference: string, cause: unknown) {
+    super({ mayHaveApplied: true, driverCode: findError(cause, DatabaseUnavailableError)?.driverCode, cause });
+    this.name = 'RecordUnknownError';
+    this.reference = reference;
+  }
+}
+
+/**
  * The database refused a value that no rule caught (a NUL character, a number or date out of its
  * range): the request is refused and nothing was written.
  */
@@ -113,6 +127,17 @@ export class OutcomeUnknownError extends Error {
  */
 export function surelyNotApplied(err: unknown): boolean {
   return !(findError(err, DatabaseUnavailableError)?.mayHaveApplied ?? false);
+}
+
+/**
+ * A payment, refund or void failed before its processor was asked, and nothing of it was
+ * recorded: `cause` says what failed (the database, the vault ...), and edges answer by it.
+ */
+export class NotChargedError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : 'failed before the processor was asked', { cause });
+    this.name = 'NotChargedError';
+  }
 }
 
 type ErrorClass<T> = abstract new (...args: never[]) => T;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Rule } from '../../domain/rules.ts';
-import { DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, ValidationError, findError } from '../../platform/errors.ts';
+import { DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, OutcomeUnknownError, ValidationError, findError } from '../../platform/errors.ts';
 import { ApiValidationError, sendBrokenRules, sendProblem } from './problems.ts';
 import { wireViolation } from './wire-names.ts';
 import { schemaViolations } from './schema-errors.ts';
@@ -51,6 +51,13 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (status === 429) return sendProblem(reply, 429, 'Too many requests; try again later.');
   if (status >= 400 && status < 500) return sendProblem(reply, status, null);
 
+  const unknown = findError(error, OutcomeUnknownError);
+  if (unknown) {
+    // The processor was asked and the outcome could not even be held: no Retry-After, no "try
+    // again"; the body names the payment.
+    request.log.error({ reference: unknown.reference }, 'outcome unknown: answered 503 naming the payment');
+    return sendProblem(reply, 503, unknown.message, { PaymentGuid: unknown.reference });
+  }
   const unavailable = findError(error, DatabaseUnavailableError);
   if (unavailable) {
     // One short line per request, not a stack trace each: an outage otherwise floods the log.

@@ -28,6 +28,8 @@ export interface Problem {
   status: number;
   detail: string | null;
   traceId: string;
+  /** An extension member: the payment a 503 after the processor was asked is about. */
+  PaymentGuid?: string;
 }
 
 export function problemBody(status: number, detail: string | null, traceId: string): Problem {
@@ -35,11 +37,11 @@ export function problemBody(status: number, detail: string | null, traceId: stri
   return { type, title, status, detail, traceId };
 }
 
-export function sendProblem(reply: FastifyReply, status: number, detail: string | null) {
+export function sendProblem(reply: FastifyReply, status: number, detail: string | null, extensions: Pick<Problem, 'PaymentGuid'> = {}) {
   return reply
     .code(status)
     .type('application/problem+json; charset=utf-8')
-    .send(problemBody(status, detail, reply.request.id));
+    .send({ ...problemBody(status, detail, reply.request.id), ...extensions });
 }
 
 /**

@@ -30,6 +30,9 @@ export const ProblemDetails = Type.Object(
     status: Type.Integer(),
     detail: Nullable(Type.String()),
     traceId: Type.String(),
+    PaymentGuid: Type.Optional(
+      Type.String({ format: 'uuid', description: 'On a 503 after the processor was asked: the payment (or refund or void) whose outcome is being confirmed. Do not pay or send it again.' }),
+    ),
   },
   { $id: 'ProblemDetails', title: 'ProblemDetails', description: 'RFC 9457 problem details (application/problem+json).' },
 );

@@ -1,22 +1,23 @@
-import type { Clock } from '../../platform/clock.ts';
-import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
-import { formatCents, parseAmount } from '../../domain/money.ts';
 import type { FeeBreakdown } from '../../domain/fees.ts';
+import { formatCents, parseAmount } from '../../domain/money.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { ResponseCode } from '../../domain/payment-status.ts';
 import { type AdjustmentKind, type PaymentState, decide, feeTreatment, rail, stateAfter } from '../../domain/refund-void-rules.ts';
+import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Tx } from '../../platform/database/database.ts';
+import { NotFoundError, OperatorInputError, RecordUnknownError, ValidationError, surelyNotApplied } from '../../platform/errors.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
+import type { Logger } from '../../platform/logging.ts';
+import type { PendingWrites } from '../../platform/pending-writes.ts';
 import { type FollowUpResult, ProcessorNotReachedError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
-import type { Db, DbOrTx, Tx } from '../../platform/database/database.ts';
-import { paymentAdjustments, paymentLines, payments, processors } from '../../platform/database/schema/index.ts';
-import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import { OperatorInputError } from '../../platform/errors.ts';
-import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/processor-outcome.ts';
-import type { PaymentRow } from '../payments/payment-record.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
-import { and, asc, eq } from '../../platform/database/drizzle.ts';
-import type { Logger } from '../../platform/logging.ts';
+import type { Payment } from '../payments/payment-record.ts';
+import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/processor-outcome.ts';
+import type { Adjustment, AdjustmentRepository } from './adjustment-repository.ts';
+
+export type { Adjustment };
 
 /** A refund or void request, as every surface hands it over (text as sent; the service validates). */
 export interface AdjustmentInput {
@@ -61,8 +62,6 @@ export interface AdjustmentOutcome {
   adjustmentId: string;
 }
 
-export type Adjustment = typeof paymentAdjustments.$inferSelect;
-
 /** Processor transaction ids: printable ASCII without spaces. */
 const EXTERNAL_ID = /^[!-~]{1,200}$/;
 export const REASON_MAX_LENGTH = 500;
@@ -70,11 +69,11 @@ export const EXTERNAL_ID_MAX_LENGTH = 200;
 
 const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 
-type HeldClaim = { refused: false; payment: PaymentRow; adjustmentId: string; rail: 'card' | 'ach'; adapter: string; lines: FeeBreakdown[] };
+type HeldClaim = { refused: false; payment: Payment; adjustmentId: string; rail: 'card' | 'ach'; adapter: string; lines: FeeBreakdown[] };
 type Claim = { refused: true; outcome: AdjustmentOutcome } | HeldClaim;
 
 /**
- * Voids and refunds (issue 5). A request goes in three steps so that two requests for one payment
+ * Voids and refunds. A request goes in three steps so that two requests for one payment
  * cannot both go through, in one process or many, without holding a database transaction open
  * while the processor answers:
  *
@@ -87,22 +86,23 @@ type Claim = { refused: true; outcome: AdjustmentOutcome } | HeldClaim;
  * 3. complete: record the answer and, when approved, the payment's new state; release the claim.
  */
 export class RefundVoidService {
-  readonly #db: Db;
+  readonly #repository: AdjustmentRepository;
   readonly #clock: Clock;
   readonly #ids: Ids;
+  readonly #log: Logger;
   readonly #processors: ProcessorService;
   readonly #adapters: ProcessorRegistry;
-  readonly #log: Logger;
+  readonly #pendingWrites: PendingWrites;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; log: Logger; processors: ProcessorService; adapters: ProcessorRegistry }) {
-    this.#log = deps.log;
-    this.#db = deps.db;
+  constructor(deps: { repository: AdjustmentRepository; clock: Clock; ids: Ids; log: Logger; processors: ProcessorService; adapters: ProcessorRegistry; pendingWrites: PendingWrites }) {
+    this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
+    this.#log = deps.log;
     this.#processors = deps.processors;
     this.#adapters = deps.adapters;
+    this.#pendingWrites = deps.pendingWrites;
   }
-
 
   /** Every rule of the request that needs no database, at once (one violation per field). */
   validate(partner: AuthenticatedPartner, input: AdjustmentInput): RuleViolation[] {
@@ -141,12 +141,8 @@ export class RefundVoidService {
   }
 
   /** The refunds and voids recorded against a payment of the partner, oldest first. */
-  async history(partnerId: string, paymentGuid: string, db: DbOrTx = this.#db): Promise<Adjustment[]> {
-    return db
-      .select()
-      .from(paymentAdjustments)
-      .where(and(eq(paymentAdjustments.paymentId, paymentGuid.toLowerCase()), eq(paymentAdjustments.partnerId, partnerId)))
-      .orderBy(asc(paymentAdjustments.requestedAt), asc(paymentAdjustments.id));
+  history(partnerId: string, paymentGuid: string): Promise<Adjustment[]> {
+    return this.#repository.history(partnerId, paymentGuid.toLowerCase());
   }
 
   /**
@@ -160,12 +156,12 @@ export class RefundVoidService {
     requestedBefore: Date,
   ): Promise<AdjustmentOutcome & { kind: AdjustmentKind }> {
     // One transaction, rows locked from the check to the record: two resolutions cannot both complete it.
-    return this.#db.transaction(async (tx) => {
+    return this.#repository.transaction(async (tx) => {
       // The payment's row first, then the refund's or void's: the order the completion takes them in.
-      const [found] = await tx.select({ paymentId: paymentAdjustments.paymentId }).from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId));
+      const found = await this.#repository.find(tx, adjustmentId);
       if (!found) throw new NotFoundError(`No refund or void ${adjustmentId}.`);
-      const [payment] = await tx.select().from(payments).where(eq(payments.id, found.paymentId)).for('update');
-      const [adjustment] = (await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, adjustmentId)).for('update')) as [Adjustment];
+      const payment = await this.#repository.lockPaymentById(tx, found.paymentId);
+      const adjustment = (await this.#repository.lock(tx, adjustmentId))!;
       if (adjustment.status !== 'pending' || payment?.pendingAdjustmentId !== adjustmentId) {
         throw new OperatorInputError(`${adjustment.kind} ${adjustmentId} is not pending (${adjustment.status}): its outcome is already recorded`);
       }
@@ -188,10 +184,20 @@ export class RefundVoidService {
     const violations = this.validate(partner, input);
     if (violations.length > 0) throw new ValidationError(violations);
     const processorId = await this.#namedProcessor(partner, input.processorGuid);
-    const claim = await this.#claim(kind, partner, input, meta, processorId);
+    // Made here, not in the claim's transaction: a claim whose commit is lost must still be released.
+    const adjustmentId = this.#ids.uuid();
+    let claim: Claim;
+    try {
+      claim = await this.#claim(kind, partner, input, meta, processorId, adjustmentId);
+    } catch (err) {
+      if (surelyNotApplied(err)) throw err;
+      // The claim may have been committed, and the processor is not asked: it is released once the database takes it.
+      this.#pendingWrites.keep(adjustmentId, `${kind} never sent to the processor`, () => this.#releaseUnsent(adjustmentId));
+      throw new RecordUnknownError(adjustmentId, err);
+    }
     if (claim.refused) return claim.outcome;
 
-    const { payment, adjustmentId, rail } = claim;
+    const { payment, rail } = claim;
     let answer: FollowUpResult | undefined;
     try {
       const adapter = this.#adapters.get(claim.adapter);
@@ -199,31 +205,52 @@ export class RefundVoidService {
       answer = kind === 'void' ? await adapter.void(request) : await adapter.refund(request);
     } catch (err) {
       if (!(err instanceof ProcessorNotReachedError)) {
-        this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed: outcome unknown, held for an operator');
-        return this.#heldForOperator(kind, claim);
+        this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed: outcome unknown, held');
+        return this.#heldForOperator(kind, claim).catch(() => held(claim, HELD_UNANSWERED(kind)));
       }
       this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind }, 'processor call failed');
     }
-    return this.#complete(kind, claim, answer);
+    try {
+      return await this.#complete(kind, claim, answer);
+    } catch (err) {
+      this.#pendingWrites.keep(adjustmentId, `${kind} outcome`, () => this.#complete(kind, claim, answer));
+      // Not reached: nothing happened at the processor; the caller may try again once the claim is released.
+      if (answer === undefined) throw new RecordUnknownError(adjustmentId, err);
+      this.#log.error({ errorName: (err as Error)?.name, paymentGuid: payment.id, adjustmentId, kind, approved: answer.approved }, `the processor answered the ${kind}, but its outcome could not be written: it is written again until the database takes it`);
+      return held(claim, HELD_UNRECORDED(kind));
+    }
   }
 
   /**
    * The processor may have acted: the claim stays (every other refund or void of the payment is
-   * refused as in progress) until an operator records the answer (`payments pending resolve`).
-   * If one already has, that record is the answer.
+   * refused as in progress) until its outcome is confirmed (`payments pending resolve`). If it
+   * already has been, that record is the answer.
    */
   async #heldForOperator(kind: AdjustmentKind, claim: HeldClaim): Promise<AdjustmentOutcome> {
-    return this.#db.transaction(async (tx) => {
-      const ours = and(eq(payments.id, claim.payment.id), eq(payments.pendingAdjustmentId, claim.adjustmentId));
-      const [held] = await tx.select().from(payments).where(ours);
+    return this.#repository.transaction(async (tx) => {
+      const held = await this.#repository.paymentClaimedBy(tx, claim.payment.id, claim.adjustmentId);
       if (!held) return this.#recordedMeanwhile(tx, kind, claim, undefined);
       return outcomeOf(held, claim.adjustmentId, {
         successful: false,
-        message: `Processing error: the processor's answer was not received, so whether the ${kind} went through is not known. Do not send it again: it is held until it is confirmed.`,
+        message: HELD_UNANSWERED(kind),
         processorMessage: null,
         transactionId: null,
         responseCode: ResponseCode.GeneralError,
       });
+    });
+  }
+
+  /** A claim whose commit was lost before its processor was asked: released as not processed, if it was committed. */
+  async #releaseUnsent(adjustmentId: string): Promise<void> {
+    await this.#repository.transaction(async (tx) => {
+      const found = await this.#repository.find(tx, adjustmentId);
+      if (!found || found.status !== 'pending') return;
+      const payment = await this.#repository.lockPaymentById(tx, found.paymentId);
+      if (payment?.pendingAdjustmentId !== adjustmentId) return;
+      const kind = found.kind as AdjustmentKind;
+      const claim = await this.#heldClaim(tx, payment, adjustmentId);
+      const message = `Processing error: the ${kind} could not be recorded, so it was not sent to the processor. It was not processed and nothing was changed; try again.`;
+      await this.#complete(kind, claim, undefined, { unansweredMessage: message, tx });
     });
   }
 
@@ -238,17 +265,17 @@ export class RefundVoidService {
     }
   }
 
-  async #claim(kind: AdjustmentKind, partner: AuthenticatedPartner, input: AdjustmentInput, meta: AdjustmentRequestMeta, processorId: string | undefined): Promise<Claim> {
-    return this.#db.transaction(async (tx) => {
-      const conditions = [eq(payments.partnerId, partner.id)];
-      if (!blank(input.paymentGuid)) conditions.push(eq(payments.id, input.paymentGuid!.trim().toLowerCase()));
-      if (!blank(input.paymentExternalId)) conditions.push(eq(payments.transactionId, input.paymentExternalId!.trim()));
-      const [payment] = await tx.select().from(payments).where(and(...conditions)).for('update');
+  async #claim(kind: AdjustmentKind, partner: AuthenticatedPartner, input: AdjustmentInput, meta: AdjustmentRequestMeta, processorId: string | undefined, adjustmentId: string): Promise<Claim> {
+    return this.#repository.transaction(async (tx) => {
+      const payment = await this.#repository.lockPayment(tx, partner.id, {
+        paymentGuid: blank(input.paymentGuid) ? undefined : input.paymentGuid!.trim().toLowerCase(),
+        transactionId: blank(input.paymentExternalId) ? undefined : input.paymentExternalId!.trim(),
+      });
       // Another partner's payment is answered exactly like a payment that does not exist.
       if (!payment) {
         const both = !blank(input.paymentGuid) && !blank(input.paymentExternalId);
         if (both) throw new NotFoundError('No payment has both this PaymentGuid and this PaymentExternalId.');
-        // A partner may read PaymentExternalId as its own reference (a partner audit sent its TranId).
+        // A partner may read PaymentExternalId as its own reference (its TranId).
         throw new NotFoundError(blank(input.paymentGuid) ? "No such payment: PaymentExternalId is the payment's TransactionId, from the payment response." : 'No such payment.');
       }
       if (processorId && payment.processorId !== processorId) {
@@ -270,7 +297,6 @@ export class RefundVoidService {
       };
       const decision = decide(kind, state);
       const now = this.#clock.now();
-      const adjustmentId = this.#ids.uuid();
       const record = {
         id: adjustmentId,
         paymentId: payment.id,
@@ -286,7 +312,7 @@ export class RefundVoidService {
         processStatusBefore: payment.processStatus,
       };
       if (!decision.allowed) {
-        await tx.insert(paymentAdjustments).values({
+        await this.#repository.insert(tx, {
           ...record,
           status: 'refused',
           processedAt: now,
@@ -297,17 +323,16 @@ export class RefundVoidService {
         });
         return { refused: true, outcome: outcomeOf(payment, adjustmentId, { successful: false, message: decision.message, processorMessage: null, transactionId: null, responseCode: ResponseCode.NotProcessed }) };
       }
-      await tx.insert(paymentAdjustments).values({ ...record, status: 'pending' });
-      await tx.update(payments).set({ pendingAdjustmentId: adjustmentId }).where(eq(payments.id, payment.id));
+      await this.#repository.insert(tx, { ...record, status: 'pending' });
+      await this.#repository.claimPayment(tx, payment.id, adjustmentId);
       return this.#heldClaim(tx, payment, adjustmentId);
     });
   }
 
   /** What completing a claim needs beyond the payment: its processor's adapter and its lines' fees. */
-  async #heldClaim(tx: Tx, payment: PaymentRow, adjustmentId: string): Promise<HeldClaim> {
-    const [processor] = await tx.select({ adapter: processors.adapter }).from(processors).where(eq(processors.id, payment.processorId));
-    const lines = await tx.select({ fees: paymentLines.fees }).from(paymentLines).where(eq(paymentLines.paymentId, payment.id)).orderBy(asc(paymentLines.lineNo));
-    return { refused: false, payment, adjustmentId, rail: rail(payment), adapter: processor!.adapter, lines: lines.map((l) => l.fees as unknown as FeeBreakdown) };
+  async #heldClaim(tx: Tx, payment: Payment, adjustmentId: string): Promise<HeldClaim> {
+    const { adapter, lines } = await this.#repository.claimDetails(tx, payment);
+    return { refused: false, payment, adjustmentId, rail: rail(payment), adapter, lines };
   }
 
   /** Records the processor's answer; on approval moves the payment; always releases the claim. */
@@ -322,32 +347,24 @@ export class RefundVoidService {
     const approved = answer?.approved === true;
     const unansweredMessage = options.unansweredMessage ?? `Processing error: the processor could not be reached. The ${kind} was not processed and nothing was changed; try again.`;
     // Inside the caller's transaction when there is one (a savepoint), else a transaction of its own.
-    return (options.tx ?? this.#db).transaction(async (tx) => {
-      const ours = and(eq(payments.id, payment.id), eq(payments.pendingAdjustmentId, adjustmentId));
-      const stillPending = and(eq(paymentAdjustments.id, adjustmentId), eq(paymentAdjustments.status, 'pending'));
+    const run = <T>(fn: (tx: Tx) => Promise<T>) => (options.tx ? options.tx.transaction(fn) : this.#repository.transaction(fn));
+    return run(async (tx) => {
       if (approved) {
         const after = stateAfter(kind, rail);
-        const [moved] = await tx
-          .update(payments)
-          .set({ paymentResult: after.paymentResult, processStatus: after.processStatus, pendingAdjustmentId: null })
-          .where(ours)
-          .returning();
+        const moved = await this.#repository.moveAndRelease(tx, payment.id, adjustmentId, after);
         if (!moved) return this.#recordedMeanwhile(tx, kind, claim, answer);
-        await tx
-          .update(paymentAdjustments)
-          .set({
-            status: 'approved',
-            processedAt: now,
-            transactionId: answer.transactionId,
-            responseCode: answer.responseCode,
-            message: answer.message,
-            processorMessage: answer.processorMessage,
-            paymentResultAfter: after.paymentResult,
-            processStatusAfter: after.processStatus,
-            feeTreatment: { ...feeTreatment(kind, payment.totalAmountCents, claim.lines) },
-            completedAt: after.completesNow ? now : null,
-          })
-          .where(stillPending);
+        await this.#repository.complete(tx, adjustmentId, {
+          status: 'approved',
+          processedAt: now,
+          transactionId: answer.transactionId,
+          responseCode: answer.responseCode,
+          message: answer.message,
+          processorMessage: answer.processorMessage,
+          paymentResultAfter: after.paymentResult,
+          processStatusAfter: after.processStatus,
+          feeTreatment: { ...feeTreatment(kind, payment.totalAmountCents, claim.lines) },
+          completedAt: after.completesNow ? now : null,
+        });
         return outcomeOf(moved, adjustmentId, {
           successful: true,
           message: answer.message,
@@ -356,24 +373,21 @@ export class RefundVoidService {
           responseCode: answer.responseCode,
         });
       }
-      const [released] = await tx.update(payments).set({ pendingAdjustmentId: null }).where(ours).returning();
+      const released = await this.#repository.release(tx, payment.id, adjustmentId);
       if (!released) return this.#recordedMeanwhile(tx, kind, claim, answer);
       const unreachable = answer === undefined;
       const message = unreachable ? unansweredMessage : answer.message;
       const responseCode = unreachable ? ResponseCode.GeneralError : answer.responseCode;
-      await tx
-        .update(paymentAdjustments)
-        .set({
-          status: unreachable ? 'failed' : 'declined',
-          processedAt: now,
-          transactionId: answer?.transactionId || null,
-          responseCode,
-          message,
-          processorMessage: answer?.processorMessage ?? null,
-          paymentResultAfter: payment.paymentResult,
-          processStatusAfter: payment.processStatus,
-        })
-        .where(stillPending);
+      await this.#repository.complete(tx, adjustmentId, {
+        status: unreachable ? 'failed' : 'declined',
+        processedAt: now,
+        transactionId: answer?.transactionId || null,
+        responseCode,
+        message,
+        processorMessage: answer?.processorMessage ?? null,
+        paymentResultAfter: payment.paymentResult,
+        processStatusAfter: payment.processStatus,
+      });
       return outcomeOf(released, adjustmentId, {
         successful: false,
         message,
@@ -390,27 +404,37 @@ export class RefundVoidService {
    * disagree about whether it went through, the error log says so for the operator.
    */
   async #recordedMeanwhile(tx: Tx, kind: AdjustmentKind, claim: HeldClaim, answer: FollowUpResult | undefined): Promise<AdjustmentOutcome> {
-    const [recorded] = await tx.select().from(paymentAdjustments).where(eq(paymentAdjustments.id, claim.adjustmentId));
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, claim.payment.id));
-    const wentThrough = recorded!.status === 'approved';
+    const recorded = (await this.#repository.find(tx, claim.adjustmentId))!;
+    const payment = (await this.#repository.payment(tx, claim.payment.id))!;
+    const wentThrough = recorded.status === 'approved';
     if (wentThrough !== (answer?.approved === true)) {
       this.#log.error(
-        { paymentGuid: claim.payment.id, adjustmentId: claim.adjustmentId, kind, recorded: recorded!.status, processorApproved: answer?.approved === true },
+        { paymentGuid: claim.payment.id, adjustmentId: claim.adjustmentId, kind, recorded: recorded.status, processorApproved: answer?.approved === true },
         'the processor answered after an operator recorded this refund or void, and the two disagree: reconcile it with the processor',
       );
     }
-    return outcomeOf(payment!, claim.adjustmentId, {
+    return outcomeOf(payment, claim.adjustmentId, {
       successful: wentThrough,
-      message: recorded!.message ?? '',
-      processorMessage: recorded!.processorMessage,
-      transactionId: recorded!.transactionId,
-      responseCode: recorded!.responseCode ?? ResponseCode.GeneralError,
+      message: recorded.message ?? '',
+      processorMessage: recorded.processorMessage,
+      transactionId: recorded.transactionId,
+      responseCode: recorded.responseCode ?? ResponseCode.GeneralError,
     });
   }
 }
 
+const HELD_UNANSWERED = (kind: AdjustmentKind) =>
+  `Processing error: the processor's answer was not received, so whether the ${kind} went through is not known. Do not send it again: it is held until it is confirmed.`;
+const HELD_UNRECORDED = (kind: AdjustmentKind) =>
+  `Processing error: the processor's answer could not be recorded yet, so the ${kind}'s outcome is being confirmed. Do not send it again: it is held until it is confirmed.`;
+
+/** A request whose outcome is not known or not yet recorded, answered from what is known of its payment. */
+function held(claim: HeldClaim, message: string): AdjustmentOutcome {
+  return outcomeOf(claim.payment, claim.adjustmentId, { successful: false, message, processorMessage: null, transactionId: null, responseCode: ResponseCode.GeneralError });
+}
+
 function outcomeOf(
-  payment: PaymentRow,
+  payment: Payment,
   adjustmentId: string,
   o: Pick<AdjustmentOutcome, 'successful' | 'message' | 'processorMessage' | 'transactionId' | 'responseCode'>,
 ): AdjustmentOutcome {

@@ -347,7 +347,9 @@ describe('after the processor approved', () => {
     const tranId = newTranId();
     try {
       const res = await pay(card({ TranId: tranId, Tokenize: true }));
-      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      // Held, never "try again": the processor charged.
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: false, PaymentResult: PaymentResult.Processing });
     } finally {
       armed = false;
       Object.assign(db, { transaction });
@@ -361,7 +363,7 @@ describe('after the processor approved', () => {
     expect(ctx.logs.join('')).toContain('the charge stands');
   });
 
-  it('voids the sale at the processor when its outcome cannot be recorded', async () => {
+  it('holds a payment whose approval the database refuses, and keeps the charge', async () => {
     const first = (await pay(card())).json();
     const adapter = ctx.services.processorAdapters.get('simulator');
     const sale = adapter.sale.bind(adapter);
@@ -375,9 +377,10 @@ describe('after the processor approved', () => {
     };
     try {
       const res = await pay(card());
-      expect(res.statusCode).toBe(500);
-      expect(voided).toEqual([first.TransactionId]);
-      expect(ctx.logs.join('')).toContain('the sale was voided at the processor');
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: false, PaymentResult: PaymentResult.Processing });
+      expect(voided).toEqual([]);
+      expect(ctx.logs.join('')).toContain('the charge stands');
     } finally {
       adapter.sale = sale;
       adapter.void = voidSale;
@@ -404,7 +407,8 @@ describe('after the processor approved', () => {
     try {
       const tranId = newTranId();
       const res = await pay(card({ TranId: tranId }));
-      expect(res.statusCode).toBeGreaterThanOrEqual(500);
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ Successful: false, PaymentResult: PaymentResult.Processing, Message: expect.stringContaining('Do not pay again') });
       expect(voided).toEqual([]);
       const [row] = await query<{ payment_result: number; transaction_id: string }>('SELECT payment_result, transaction_id FROM payments WHERE tran_id = $1', [tranId]);
       expect(row).toMatchObject({ payment_result: 3, transaction_id: expect.stringMatching(/^SIM/) });
