@@ -15,6 +15,7 @@ import { PaymentService } from './modules/payments/payment-service.ts';
 import { PaymentRepository } from './modules/payments/payment-repository.ts';
 import { PendingWrites } from './platform/pending-writes.ts';
 import { PendingPaymentService } from './modules/payments/held-outcome-service.ts';
+import { HeldOutcomeRepository } from './modules/payments/held-outcome-repository.ts';
 import { PayLinkService } from './modules/paylinks/paylink-service.ts';
 import { PayLinkCheckoutService } from './modules/paylinks/checkout-service.ts';
 import { PayLinkResultService } from './modules/paylinks/result-service.ts';
@@ -26,6 +27,7 @@ import { RefundVoidService } from './modules/adjustments/refund-void-service.ts'
 import { AdjustmentRepository } from './modules/adjustments/adjustment-repository.ts';
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
+import { SettlementRepository } from './modules/adjustments/settlement-repository.ts';
 import { TokenService } from './modules/vault/token-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
@@ -87,8 +89,8 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
   const refundsVoids = new RefundVoidService({ repository: new AdjustmentRepository(store), clock, ids, log, processors, adapters: processorAdapters, pendingWrites });
-  const pendingPayments = new PendingPaymentService({ sql: store.sql, clock, refundsVoids });
-  const settlement = new SettlementService({ db: store.db, clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
+  const pendingPayments = new PendingPaymentService({ repository: new HeldOutcomeRepository(store.sql), clock, refundsVoids });
+  const settlement = new SettlementService({ repository: new SettlementRepository(store), clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });

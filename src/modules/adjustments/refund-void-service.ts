@@ -3,11 +3,11 @@ import { formatCents, parseAmount } from '../../domain/money.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { ResponseCode } from '../../domain/payment-status.ts';
 import { type AdjustmentKind, type PaymentState, decide, feeTreatment, rail, stateAfter } from '../../domain/refund-void-rules.ts';
-import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Tx } from '../../platform/database/database.ts';
 import { NotFoundError, OperatorInputError, RecordUnknownError, ValidationError, surelyNotApplied } from '../../platform/errors.ts';
-import { GUID, type Ids } from '../../platform/ids.ts';
+import type { Ids } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { PendingWrites } from '../../platform/pending-writes.ts';
 import { type FollowUpResult, ProcessorNotReachedError } from '../../processors/processor.ts';
@@ -16,58 +16,11 @@ import type { ProcessorService } from '../partners/processor-service.ts';
 import type { Payment } from '../payments/payment-record.ts';
 import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/processor-outcome.ts';
 import type { Adjustment, AdjustmentRepository } from './adjustment-repository.ts';
+import { type AdjustmentInput, type AdjustmentOutcome, type AdjustmentRequestMeta, adjustmentViolations, blank } from './adjustment-request.ts';
+
+export { EXTERNAL_ID_MAX_LENGTH, REASON_MAX_LENGTH, type AdjustmentInput, type AdjustmentOutcome, type AdjustmentRequestMeta } from './adjustment-request.ts';
 
 export type { Adjustment };
-
-/** A refund or void request, as every surface hands it over (text as sent; the service validates). */
-export interface AdjustmentInput {
-  paymentGuid?: string;
-  paymentExternalId?: string;
-  processorGuid?: string;
-  reason?: string;
-  /** internal use; checked for format by the edge, not used to find the payment. */
-  charityId?: string;
-  organizationGuid?: string;
-  integrationSource?: string;
-  /**
-   * Not in the spec's request: a refund or void is always for the whole payment. Sent anyway (a
-   * partner meaning a partial refund), it must be the payment's total, or the request is refused:
-   * it is never taken as a partial amount, nor silently ignored (a partner audit saw "10.00" refund
-   * all of 108.44).
-   */
-  amount?: string;
-}
-
-/** Who asked, for the history record. */
-export interface AdjustmentRequestMeta {
-  source: 'api' | 'operator';
-  requestId?: string;
-}
-
-/** The spec's refund and void response, in the service's terms. */
-export interface AdjustmentOutcome {
-  successful: boolean;
-  message: string;
-  processorMessage: string | null;
-  /** The processor's id of this refund or void (null when nothing reached the processor). */
-  transactionId: string | null;
-  originalTransactionId: string | null;
-  paymentGuid: string;
-  paymentId: number;
-  responseCode: string;
-  /** The payment's state after the request. */
-  paymentResult: number;
-  processStatus: number;
-  /** Our id of the history record. */
-  adjustmentId: string;
-}
-
-/** Processor transaction ids: printable ASCII without spaces. */
-const EXTERNAL_ID = /^[!-~]{1,200}$/;
-export const REASON_MAX_LENGTH = 500;
-export const EXTERNAL_ID_MAX_LENGTH = 200;
-
-const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 
 type HeldClaim = { refused: false; payment: Payment; adjustmentId: string; rail: 'card' | 'ach'; adapter: string; lines: FeeBreakdown[] };
 type Claim = { refused: true; outcome: AdjustmentOutcome } | HeldClaim;
@@ -106,30 +59,7 @@ export class RefundVoidService {
 
   /** Every rule of the request that needs no database, at once (one violation per field). */
   validate(partner: AuthenticatedPartner, input: AdjustmentInput): RuleViolation[] {
-    const out: RuleViolation[] = [];
-    const add = (code: RuleName, field: string | undefined, message: string) => {
-      if (!out.some((v) => v.field === field)) out.push({ code, field, message });
-    };
-    if (blank(input.paymentGuid) && blank(input.paymentExternalId)) {
-      add(Rule.PaymentReferenceRequired, 'PaymentGuid', "'PaymentGuid' or 'PaymentExternalId' is required: the payment to act on.");
-    }
-    if (!blank(input.paymentGuid) && !GUID.test(input.paymentGuid!.trim())) add(Rule.InvalidFormat, 'PaymentGuid', "'PaymentGuid' must be a GUID.");
-    if (input.paymentExternalId !== undefined && input.paymentExternalId.length > EXTERNAL_ID_MAX_LENGTH) {
-      add(Rule.MaxLength, 'PaymentExternalId', `'PaymentExternalId' must be at most ${EXTERNAL_ID_MAX_LENGTH} characters.`);
-    } else if (!blank(input.paymentExternalId) && !EXTERNAL_ID.test(input.paymentExternalId!.trim())) {
-      add(Rule.InvalidFormat, 'PaymentExternalId', "'PaymentExternalId' must be a transaction id: printable characters without spaces.");
-    }
-    if (input.amount !== undefined && parseAmount(input.amount) === undefined) {
-      add(Rule.InvalidFormat, 'Amount', "'Amount' must be an amount (digits with at most 2 decimals); leave it out: a refund or void is for the whole payment.");
-    }
-    if (blank(input.reason)) add(Rule.Required, 'Reason', "'Reason' is required.");
-    else if (input.reason!.length > REASON_MAX_LENGTH) add(Rule.MaxLength, 'Reason', `'Reason' must be at most ${REASON_MAX_LENGTH} characters.`);
-    if (partner.kind === 'for-profit' && blank(input.processorGuid)) {
-      add(Rule.ProcessorRequired, 'ProcessorGuid', "'ProcessorGuid' is required for a for-profit partner.");
-    } else if (!blank(input.processorGuid) && !GUID.test(input.processorGuid!.trim())) {
-      add(Rule.InvalidFormat, 'ProcessorGuid', "'ProcessorGuid' must be a GUID.");
-    }
-    return out;
+    return adjustmentViolations(partner, input);
   }
 
   voidPayment(partner: AuthenticatedPartner, input: AdjustmentInput, meta: AdjustmentRequestMeta): Promise<AdjustmentOutcome> {

@@ -1,17 +1,13 @@
-import type { Clock } from '../../platform/clock.ts';
 import { Rule } from '../../domain/rules.ts';
-import { PaymentResult, ProcessStatus } from '../../domain/payment-status.ts';
 import { formatCutoff, latestCutoff } from '../../domain/settlement-cutoff.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ValidationError } from '../../platform/errors.ts';
 import type { Ids } from '../../platform/ids.ts';
 import { ProcessorNotReachedError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
-import { type SettlementTotals, settlementBatches } from '../../platform/database/schema/index.ts';
-import { ValidationError } from '../../platform/errors.ts';
-import { and, asc, desc, eq, lt, sql } from '../../platform/database/drizzle.ts';
-import { rowsOf } from '../../platform/database/rows.ts';
+import type { SettledShare, SettlementBatch, SettlementRepository, SettlementTotals, Totals } from './settlement-repository.ts';
 
-export type SettlementBatch = typeof settlementBatches.$inferSelect;
+export type { SettlementBatch };
 
 export interface SettlementRun {
   batch: SettlementBatch;
@@ -19,29 +15,11 @@ export interface SettlementRun {
   created: boolean;
 }
 
-/** Any fixed number, distinct from the other advisory locks of the service. */
-const SETTLEMENT_LOCK = 727_005;
-
-type Totals = { currency: string; n: number; cents: string }[];
-type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[] };
-
-/** Per processor and currency, the claimed payments (`moved`): count, sum and transaction ids. */
-const SHARES_OF_MOVED = sql`
-      SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
-             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
-        FROM moved JOIN processors pr ON pr.id = moved.processor_id
-       GROUP BY 1, 2, 3 ORDER BY 1, 3`;
-
-
 /**
  * A batch left 'closing' longer than this is taken over by the next run: the run that claimed it
  * stopped (or its processor never answered) between the claim and the close.
  */
 export const CLOSING_TAKEOVER_MS = 10 * 60_000;
-
-/** The batch row as this run's claim left it: 'closing' since the claim's time (not taken over). */
-const stillClaimed = (claim: Claim) =>
-  and(eq(settlementBatches.id, claim.batchId), eq(settlementBatches.state, 'closing'), eq(settlementBatches.closedAt, claim.claimedAt));
 
 /** What the processors answered to a batch's capture, by processor id. */
 interface CaptureAnswers {
@@ -87,15 +65,15 @@ interface Claim {
  * settles once, in one batch. A payment with a refund or void in flight is left for the next batch.
  */
 export class SettlementService {
-  readonly #db: Db;
+  readonly #repository: SettlementRepository;
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #cutoffMinutes: number;
   readonly #adapters: ProcessorRegistry;
   readonly #processorTimeoutMs: number;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry; processorTimeoutMs?: number }) {
-    this.#db = deps.db;
+  constructor(deps: { repository: SettlementRepository; clock: Clock; ids: Ids; cutoffMinutes: number; adapters: ProcessorRegistry; processorTimeoutMs?: number }) {
+    this.#repository = deps.repository;
     this.#adapters = deps.adapters;
     this.#processorTimeoutMs = deps.processorTimeoutMs ?? 0;
     this.#clock = deps.clock;
@@ -115,14 +93,9 @@ export class SettlementService {
    * scheduled batch exists yet.
    */
   async otherCutoffInUse(): Promise<string | undefined> {
-    const [latest] = await this.#db
-      .select({ cutoffAt: settlementBatches.cutoffAt })
-      .from(settlementBatches)
-      .where(eq(settlementBatches.trigger, 'cutoff'))
-      .orderBy(desc(settlementBatches.cutoffAt))
-      .limit(1);
+    const latest = await this.#repository.latestScheduledCutoff();
     if (!latest) return undefined;
-    const minutes = latest.cutoffAt.getUTCHours() * 60 + latest.cutoffAt.getUTCMinutes();
+    const minutes = latest.getUTCHours() * 60 + latest.getUTCMinutes();
     return minutes === this.#cutoffMinutes ? undefined : formatCutoff(minutes);
   }
 
@@ -134,13 +107,9 @@ export class SettlementService {
    */
   async settleIfCutoffPassed(): Promise<SettlementRun | undefined> {
     const stale = new Date(this.#clock.now().getTime() - CLOSING_TAKEOVER_MS);
-    const abandoned = await this.#db
-      .select({ cutoffAt: settlementBatches.cutoffAt })
-      .from(settlementBatches)
-      .where(and(eq(settlementBatches.state, 'closing'), lt(settlementBatches.closedAt, stale)))
-      .orderBy(asc(settlementBatches.cutoffAt));
+    const abandoned = await this.#repository.abandonedCutoffs(stale);
     let failed: unknown;
-    for (const { cutoffAt } of abandoned) {
+    for (const cutoffAt of abandoned) {
       try {
         await this.#run(cutoffAt, 'cutoff', { takeOverOnly: true });
       } catch (err) {
@@ -148,8 +117,7 @@ export class SettlementService {
       }
     }
     const cutoff = this.latestCutoff();
-    const [existing] = await this.#db.select({ id: settlementBatches.id }).from(settlementBatches).where(eq(settlementBatches.cutoffAt, cutoff));
-    const run = existing ? undefined : await this.settle({ asOf: cutoff, trigger: 'cutoff' });
+    const run = (await this.#repository.hasBatchAt(cutoff)) ? undefined : await this.settle({ asOf: cutoff, trigger: 'cutoff' });
     if (failed !== undefined) throw failed;
     return run;
   }
@@ -225,26 +193,18 @@ export class SettlementService {
    * batch is made (undefined when the moment has none).
    */
   async #claim(asOf: Date, trigger: 'cutoff' | 'operator', now: Date, takeOverOnly: boolean): Promise<Claim | { batch: SettlementBatch } | undefined> {
-    return this.#db.transaction(async (tx) => {
-      // Runs take turns (released at commit): two runs claiming many of the same rows at once
-      // could otherwise lock them in different orders and deadlock.
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(${SETTLEMENT_LOCK}::bigint)`);
+    return this.#repository.transaction(async (tx) => {
+      await this.#repository.takeTurn(tx);
       const id = this.#ids.uuid();
-      const inserted = takeOverOnly
-        ? []
-        : await tx
-            .insert(settlementBatches)
-            .values({ id, cutoffAt: asOf, trigger, state: 'closing', closedAt: now, settledCount: 0, achRefundsCompleted: 0, totals: {} })
-            .onConflictDoNothing({ target: settlementBatches.cutoffAt })
-            .returning({ id: settlementBatches.id });
-      if (inserted.length > 0) return { batchId: id, claimedAt: now, shares: await this.#claimPayments(tx, id, asOf) };
+      const inserted = !takeOverOnly && (await this.#repository.insertClosing(tx, { id, cutoffAt: asOf, trigger, claimedAt: now }));
+      if (inserted) return { batchId: id, claimedAt: now, shares: await this.#repository.claimPayments(tx, id, asOf) };
       // Another run (maybe another process) made this moment's batch; it has committed.
-      const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.cutoffAt, asOf));
+      const batch = await this.#repository.batchAt(tx, asOf);
       if (!batch) return undefined;
       if (batch.state === 'closed') return { batch };
-      const shares = await this.#claimedShares(tx, batch.id);
+      const shares = await this.#repository.claimedShares(tx, batch.id);
       if (now.getTime() - batch.closedAt.getTime() < this.#takeOverAfterMs(shares)) return { batch };
-      await tx.update(settlementBatches).set({ closedAt: now }).where(eq(settlementBatches.id, batch.id));
+      await this.#repository.reclaim(tx, batch.id, now);
       return { batchId: batch.id, claimedAt: now, shares };
     });
   }
@@ -254,35 +214,22 @@ export class SettlementService {
    * again); with `processorIds`, only those processors' payments, and the batch stays.
    */
   async #giveBack(claim: Claim, processorIds?: string[]): Promise<void> {
-    await this.#db.transaction(async (tx) => {
-      const mine = await tx
-        .select({ id: settlementBatches.id })
-        .from(settlementBatches)
-        .where(stillClaimed(claim))
-        .for('update');
+    await this.#repository.transaction(async (tx) => {
       // Taken over meanwhile: the batch is the other run's now.
-      if (mine.length === 0) return;
+      if (!(await this.#repository.lockClaimed(tx, claim.batchId, claim.claimedAt))) return;
       // The payments first: their key to the batch is checked when the batch row is deleted.
-      await tx.execute(sql`
-        UPDATE payments SET settlement_batch_id = NULL
-         WHERE settlement_batch_id = ${claim.batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
-           ${processorIds ? sql`AND processor_id IN (${sql.join(processorIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}`);
-      if (!processorIds) await tx.delete(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+      await this.#repository.releasePayments(tx, claim.batchId, processorIds);
+      if (!processorIds) await this.#repository.deleteBatch(tx, claim.batchId);
     });
   }
 
   /** Step 3: the claimed payments settle, ACH refunds complete, the batch closes (unless taken over meanwhile). */
   async #close(claim: Claim, asOf: Date): Promise<SettlementRun> {
     const now = this.#clock.now();
-    return this.#db.transaction(async (tx) => {
-      const mine = await tx
-        .update(settlementBatches)
-        .set({ state: 'closed', closedAt: now })
-        .where(stillClaimed(claim))
-        .returning({ id: settlementBatches.id });
-      if (mine.length === 0) {
+    return this.#repository.transaction(async (tx) => {
+      if (!(await this.#repository.markClosed(tx, claim.batchId, claim.claimedAt, now))) {
         // Taken over meanwhile: closed by the run that took it over, or still being closed by it.
-        const [batch] = await tx.select().from(settlementBatches).where(eq(settlementBatches.id, claim.batchId));
+        const batch = await this.#repository.batch(tx, claim.batchId);
         if (batch) return { batch, created: false };
         // ...or given back by it, after a refusal: this run's capture was accepted, yet its
         // payments are Authorized again. Said, for the operator to reconcile with the processor.
@@ -291,18 +238,13 @@ export class SettlementService {
             `check the processors' records for the references settle-${asOf.toISOString()}-<processor id> before the payments settle again`,
         );
       }
-      const settled = await this.#settleClaimed(tx, claim.batchId, now);
-      const refunded = await this.#completeAchRefunds(tx, claim.batchId, asOf, now);
+      const settled = await this.#repository.settleClaimed(tx, claim.batchId, now);
+      const refunded = await this.#repository.completeAchRefunds(tx, claim.batchId, asOf, now);
       const totals: SettlementTotals = {};
       const at = (currency: string) => (totals[currency] ??= { settledCount: 0, settledCents: 0, refundedCount: 0, refundedCents: 0 });
       for (const r of settled) Object.assign(at(r.currency), { settledCount: r.n, settledCents: Number(r.cents) });
       for (const r of refunded) Object.assign(at(r.currency), { refundedCount: r.n, refundedCents: Number(r.cents) });
-      const [batch] = await tx
-        .update(settlementBatches)
-        .set({ settledCount: sum(settled), achRefundsCompleted: sum(refunded), totals })
-        .where(eq(settlementBatches.id, claim.batchId))
-        .returning();
-      return { batch: batch!, created: true };
+      return { batch: await this.#repository.recordTotals(tx, claim.batchId, sum(settled), sum(refunded), totals), created: true };
     });
   }
 
@@ -336,76 +278,9 @@ export class SettlementService {
     return answers;
   }
 
-  /** Claims the authorized payments up to `asOf` not in another batch: per processor and currency, count, sum and transaction ids. */
-  async #claimPayments(tx: DbOrTx, batchId: string, asOf: Date): Promise<SettledShare[]> {
-    const result = await tx.execute(sql`
-      WITH moved AS (
-        UPDATE payments
-           SET settlement_batch_id = ${batchId}::uuid
-         WHERE process_status = ${ProcessStatus.Authorized}
-           AND payment_result = ${PaymentResult.Successful}
-           AND pending_adjustment_id IS NULL
-           AND settlement_batch_id IS NULL
-           AND processed_at <= ${asOf.toISOString()}::timestamptz
-        RETURNING processor_id, transaction_id, currency, total_amount_cents
-      )
-      ${SHARES_OF_MOVED}`);
-    return rowsOf(result);
-  }
-
-  /** The shares of a batch claimed earlier (a batch taken over). */
-  async #claimedShares(tx: DbOrTx, batchId: string): Promise<SettledShare[]> {
-    const result = await tx.execute(sql`
-      WITH moved AS (
-        SELECT processor_id, transaction_id, currency, total_amount_cents FROM payments
-         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
-      )
-      ${SHARES_OF_MOVED}`);
-    return rowsOf(result);
-  }
-
-  /** Claimed (2, with the batch) -> Settled (4), per currency: count and sum. */
-  async #settleClaimed(tx: DbOrTx, batchId: string, now: Date): Promise<Totals> {
-    const result = await tx.execute(sql`
-      WITH moved AS (
-        UPDATE payments
-           SET process_status = ${ProcessStatus.Settled}, settled_at = ${now.toISOString()}::timestamptz
-         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
-        RETURNING currency, total_amount_cents
-      )
-      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
-        FROM moved GROUP BY 1 ORDER BY 1`);
-    return rowsOf(result);
-  }
-
-  /** ACH refunds accepted up to `asOf`: AwaitingRefund (7) -> Refunded (8); the refund records completion. */
-  async #completeAchRefunds(tx: DbOrTx, batchId: string, asOf: Date, now: Date): Promise<Totals> {
-    const result = await tx.execute(sql`
-      WITH due AS (
-        SELECT id, payment_id FROM payment_adjustments
-         WHERE kind = 'refund' AND status = 'approved' AND completed_at IS NULL
-           AND processed_at <= ${asOf.toISOString()}::timestamptz
-      ), moved AS (
-        UPDATE payments p
-           SET process_status = ${ProcessStatus.Refunded}
-          FROM due
-         WHERE p.id = due.payment_id AND p.process_status = ${ProcessStatus.AwaitingRefund}
-        RETURNING p.currency, p.total_amount_cents, due.id AS adjustment_id
-      ), completed AS (
-        UPDATE payment_adjustments a
-           SET completed_at = ${now.toISOString()}::timestamptz, settlement_batch_id = ${batchId}::uuid
-          FROM moved
-         WHERE a.id = moved.adjustment_id
-        RETURNING a.id
-      )
-      SELECT coalesce(currency, 'USD') AS currency, count(*)::int AS n, sum(total_amount_cents)::text AS cents
-        FROM moved GROUP BY 1 ORDER BY 1`);
-    return rowsOf(result);
-  }
-
   /** The most recent batches, newest first. */
-  async recentBatches(limit = 10, db: DbOrTx = this.#db): Promise<SettlementBatch[]> {
-    return db.select().from(settlementBatches).orderBy(desc(settlementBatches.cutoffAt)).limit(limit);
+  recentBatches(limit = 10): Promise<SettlementBatch[]> {
+    return this.#repository.recentBatches(limit);
   }
 }
 
@@ -414,14 +289,4 @@ const sum = (rows: Totals) => rows.reduce((n, r) => n + r.n, 0);
 /** Our reference of one processor's share of the batch of a settlement moment, as it sees it. */
 export function settlementReference(asOf: Date, processorId: string): string {
   return `settle-${asOf.toISOString()}-${processorId}`;
-}
-
-/** The processors' shares summed per currency. */
-function byCurrency(shares: SettledShare[]): Totals {
-  const totals = new Map<string, { n: number; cents: bigint }>();
-  for (const s of shares) {
-    const t = totals.get(s.currency) ?? { n: 0, cents: 0n };
-    totals.set(s.currency, { n: t.n + s.n, cents: t.cents + BigInt(s.cents) });
-  }
-  return [...totals].map(([currency, t]) => ({ currency, n: t.n, cents: String(t.cents) }));
 }

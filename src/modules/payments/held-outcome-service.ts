@@ -1,8 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../../domain/payment-status.ts';
-import type { SqlClient } from '../../platform/database/database.ts';
-import { NotFoundError } from '../../platform/errors.ts';
-import { OperatorInputError } from '../../platform/errors.ts';
+import type { HeldOutcomeRepository } from './held-outcome-repository.ts';
+import { ConflictError, NotFoundError, OperatorInputError } from '../../platform/errors.ts';
 import { BY_OPERATOR, type ProcessorOutcome, UNKNOWN_AFTER_MINUTES, checkOutcome, tooYoung } from './processor-outcome.ts';
 import { payLinkRef } from '../paylinks/paylink-service.ts';
 import type { RefundVoidService } from '../adjustments/refund-void-service.ts';
@@ -69,76 +68,13 @@ export interface Resolution {
 /** Later than any payment's start, and a timestamp PostgreSQL can read. */
 const FOREVER = new Date('9999-12-31T23:59:59Z');
 
-const STILL_PENDING = `payment_result IN (${PaymentResult.Pending}, ${PaymentResult.Processing})`;
-
-const LIST_SQL = `
-SELECT p.id, p.partner_id, pa.name AS partner_name, pr.name AS processor_name, pr.adapter, p.method,
-       p.total_amount_cents, p.currency, p.tran_id, p.recurring_profile_id, p.bill_date, p.pay_link_id, p.created_at
-FROM payments p JOIN partners pa ON pa.id = p.partner_id JOIN processors pr ON pr.id = p.processor_id
-WHERE p.${STILL_PENDING} AND p.created_at <= $1
-ORDER BY p.created_at, p.id`;
-
-const CLAIMS_SQL = `
-SELECT a.id, a.kind, a.payment_id, p.transaction_id, a.partner_id, pa.name AS partner_name, a.amount_cents, a.currency, a.requested_at
-FROM payment_adjustments a JOIN payments p ON p.id = a.payment_id JOIN partners pa ON pa.id = a.partner_id
-WHERE a.status = 'pending' AND a.requested_at <= $1
-ORDER BY a.requested_at, a.id`;
-
-/**
- * Only a payment still pending is completed: two operators, or an operator and a late process,
- * cannot both. A charge taken through a pay link completes the link in the same statement, as the
- * page would have (still active: the link took no other payment while this one was unresolved).
- */
-const RESOLVE_SQL = `
-WITH p AS (
-  UPDATE payments SET transaction_id = $2, auth_code = $3, response_code = $4, message = $5, processor_message = $6,
-         successful = $7, payment_result = $8, process_status = $9, processed_at = $10
-  WHERE id = $1 AND ${STILL_PENDING} AND created_at <= $11
-  RETURNING id, pay_link_id, successful),
-link AS (
-  UPDATE pay_links l SET status = 'completed', payment_id = p.id, completed_at = $10, lease_until = NULL
-  FROM p WHERE l.id = p.pay_link_id AND p.successful AND l.status = 'active'
-  RETURNING l.id)
-SELECT p.id, p.successful, (SELECT count(*) FROM link) > 0 AS pay_link_completed,
-       (SELECT l.status FROM pay_links l WHERE l.id = p.pay_link_id) AS pay_link_status_before
-FROM p`;
-
-
-interface ListRow {
-  id: string;
-  partner_id: string;
-  partner_name: string;
-  processor_name: string;
-  adapter: string;
-  method: string;
-  total_amount_cents: number | string;
-  currency: string | null;
-  tran_id: string | null;
-  recurring_profile_id: string | null;
-  bill_date: string | null;
-  pay_link_id: string | null;
-  created_at: Date | string;
-}
-
-interface ClaimRow {
-  id: string;
-  kind: 'refund' | 'void';
-  payment_id: string;
-  transaction_id: string | null;
-  partner_id: string;
-  partner_name: string;
-  amount_cents: number | string;
-  currency: string | null;
-  requested_at: Date | string;
-}
-
 export class PendingPaymentService {
-  readonly #sql: SqlClient;
+  readonly #repository: HeldOutcomeRepository;
   readonly #clock: Clock;
   readonly #refundsVoids: RefundVoidService;
 
-  constructor(deps: { sql: SqlClient; clock: Clock; refundsVoids: RefundVoidService }) {
-    this.#sql = deps.sql;
+  constructor(deps: { repository: HeldOutcomeRepository; clock: Clock; refundsVoids: RefundVoidService }) {
+    this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#refundsVoids = deps.refundsVoids;
   }
@@ -146,8 +82,8 @@ export class PendingPaymentService {
   /** Pending for at least `olderThanMinutes` (younger ones may still be waiting for their answer). */
   async list(olderThanMinutes: number): Promise<{ payments: PendingPayment[]; adjustments: PendingAdjustment[] }> {
     const before = new Date(this.#clock.now().getTime() - olderThanMinutes * 60_000).toISOString();
-    const rows = await this.#sql.query<ListRow>(LIST_SQL, [before]);
-    const claims = await this.#sql.query<ClaimRow>(CLAIMS_SQL, [before]);
+    const rows = await this.#repository.pendingPayments(before);
+    const claims = await this.#repository.pendingAdjustments(before);
     const adjustments = claims.map((r) => ({
       adjustmentId: r.id,
       kind: r.kind,
@@ -188,8 +124,7 @@ export class PendingPaymentService {
     // --force: any age. The far end of time PostgreSQL reads as a timestamp (the largest JS date,
     // year 275760, is out of its range: every forced payment resolution failed).
     const startedBefore = options.force ? FOREVER : new Date(this.#clock.now().getTime() - UNKNOWN_AFTER_MINUTES * 60_000);
-    const [isPayment] = await this.#sql.query('SELECT 1 FROM payments WHERE id = $1', [id]);
-    if (isPayment) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome, startedBefore)) };
+    if (await this.#repository.isPayment(id)) return { what: 'payment', paymentGuid: id, ...(await this.#resolvePayment(id, outcome, startedBefore)) };
     if (outcome.kind === 'voided') throw new OperatorInputError('--voided is for a payment, not for a refund or void');
     const done = await this.#refundsVoids.resolveClaim(id, outcome, startedBefore).catch((err: unknown) => {
       throw err instanceof NotFoundError ? new NotFoundError(`No payment, refund or void ${id}.`) : err;
@@ -205,27 +140,15 @@ export class PendingPaymentService {
     const answer = completion(outcome);
     let updated: { successful: boolean; pay_link_completed: boolean; pay_link_status_before: string | null }[];
     try {
-      updated = await this.#sql.query(RESOLVE_SQL, [
-        paymentGuid,
-        answer.transactionId,
-        answer.authCode,
-        answer.responseCode,
-        answer.message,
-        answer.processorMessage,
-        answer.successful,
-        answer.paymentResult,
-        answer.processStatus,
-        this.#clock.now().toISOString(),
-        startedBefore.toISOString(),
-      ]);
+      updated = await this.#repository.resolve(paymentGuid, answer, this.#clock.now().toISOString(), startedBefore.toISOString());
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw new OperatorInputError('another payment already has this transaction id');
+      if (err instanceof ConflictError) throw new OperatorInputError(err.message);
       throw err;
     }
     if (updated.length === 0) {
-      const [row] = await this.#sql.query<{ payment_result: number }>('SELECT payment_result FROM payments WHERE id = $1', [paymentGuid]);
-      if (row && (row.payment_result === PaymentResult.Pending || row.payment_result === PaymentResult.Processing)) throw tooYoung('payment', paymentGuid);
-      throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${row?.payment_result}): its outcome is already recorded`);
+      const result = await this.#repository.paymentResult(paymentGuid);
+      if (result === PaymentResult.Pending || result === PaymentResult.Processing) throw tooYoung('payment', paymentGuid);
+      throw new OperatorInputError(`payment ${paymentGuid} is not pending (PaymentResult ${result}): its outcome is already recorded`);
     }
     const [done] = updated;
     // The statement's own reads see the link as it was before it (status_before).
