@@ -7,7 +7,7 @@ import { formatCutoff } from './domain/settlement-cutoff.ts';
 import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './platform/ids.ts';
-import { createLogger } from './platform/logging.ts';
+import { createLogger, settleLogs } from './platform/logging.ts';
 import { backgroundJobs, createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
@@ -89,9 +89,25 @@ async function warnOfPendingOutcomes(services: Services, log: FastifyBaseLogger)
 /** The data directory lock while this process holds it: a start that fails releases it on the way out. */
 let heldLock: DataDirLock | undefined;
 
+/** How long a stop waits for buffered log lines to reach stdout before dropping them. */
+const LOG_SETTLE_MS = 1_000;
+
 async function main() {
   dropOutputWhenReaderGone(process.stdout);
   dropOutputWhenReaderGone(process.stderr);
+  // A signal during the start is kept and acted on once the server listens, so that the stop
+  // path (requests drained, the lock released) is the same whenever it comes; a second one
+  // during the start stops at once, the lock released.
+  let stopOn: ((signal: string) => void) | undefined;
+  let signalled: string | undefined;
+  const onSignal = (signal: string) => {
+    if (stopOn) return stopOn(signal);
+    if (signalled === undefined) return void (signalled = signal);
+    heldLock?.release();
+    process.exit(1);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   let config: Config;
   try {
     config = loadConfig();
@@ -165,7 +181,7 @@ async function main() {
   const exitNow = (why: string) => {
     app.log.error({ why }, 'stopping now, with work still in progress: it is left as after a crash (Pending payments: payments pending list; billing leases lapse in 10 minutes)');
     lock?.release();
-    process.exit(1);
+    void settleLogs(LOG_SETTLE_MS).finally(() => process.exit(1));
   };
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -182,15 +198,26 @@ async function main() {
       const jobsStopped = jobs.stop();
       await app.close();
       await jobsStopped;
+      await writeKeptOutcomes(services, app.log);
       await store.close();
     } finally {
       lock?.release();
     }
     app.log.info({ signal }, 'stopped');
+    await settleLogs(LOG_SETTLE_MS);
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOn = (signal) => void shutdown(signal);
+  if (signalled) stopOn(signalled);
+}
+
+/** Outcomes kept while the database was unavailable get a last chance to be written; what is left is said. */
+async function writeKeptOutcomes(services: Services, log: FastifyBaseLogger): Promise<void> {
+  if (services.pendingWrites.size === 0) return;
+  await services.pendingWrites.writeAll().catch(() => 0);
+  if (services.pendingWrites.size > 0) {
+    log.error({ waiting: services.pendingWrites.size }, 'outcomes the database could not take are left unwritten: the payments, refunds or voids stay pending (payments pending list)');
+  }
 }
 
 main().catch((err) => {

@@ -147,7 +147,39 @@ export type Logger = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'deb
 /** The process's own logger, which the HTTP server writes its request lines to too. */
 export type RootLogger = PinoLogger;
 
+/** The most log text kept in memory while stdout's reader is slow: beyond it, lines are dropped. */
+const MAX_BUFFERED_LOG = 16 * 1024 * 1024;
+
+/** The stdout destinations made here, for `settleLogs`. */
+const stdoutDestinations = new Set<ReturnType<typeof pino.destination>>();
+
+/**
+ * Log lines for stdout, written asynchronously: a reader that is slow or stopped reading never
+ * blocks the service, and at most MAX_BUFFERED_LOG waits for it (then lines are dropped).
+ */
+export function stdoutDestination(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 0, maxLength: MAX_BUFFERED_LOG });
+  stdoutDestinations.add(destination);
+  return destination;
+}
+
+/**
+ * Gives the log lines still buffered for stdout up to `ms` to be written, then drops the rest: a
+ * process that stops must not wait for ever on a reader that stopped reading (pino's own flush at
+ * exit writes synchronously and retries for as long as the pipe is full).
+ */
+export async function settleLogs(ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (const destination of stdoutDestinations) {
+    // sonic-boom says what it still holds only in these fields (its flush() does not wait for an
+    // asynchronous write in progress).
+    const state = destination as unknown as { _writing: boolean; _len: number };
+    while ((state._writing || state._len > 0) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+    destination.flushSync = () => {};
+  }
+}
+
 /** A pino logger with the service's redaction and serializers, writing to `destination` (stdout by default). */
-export function createLogger(level: string, destination: DestinationStream = pino.destination(1)): PinoLogger {
+export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): PinoLogger {
   return pino(loggerOptions(level), destination);
 }
