@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
-import { sanitizeTheme } from '../paypage/theme.ts';
+import { sanitizeTheme } from '../../modules/paylinks/theme.ts';
 import type { Services } from '../../composition.ts';
 import type { PayLinkResult } from '../../modules/paylinks/result-service.ts';
 import {

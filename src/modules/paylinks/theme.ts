@@ -49,6 +49,7 @@ const ALLOWED_PSEUDO_CLASSES = new Set([
 ]);
 const ALLOWED_PSEUDO_ELEMENTS = new Set(['placeholder', 'selection', 'marker']);
 const ROOT_TYPES = new Set(['html', 'body']);
+/** The selector of the page's body (`<body id="paylink">`): every theme rule is scoped under it. */
 export const THEME_SCOPE = '#paylink';
 
 type CssNode = csstree.CssNode;
