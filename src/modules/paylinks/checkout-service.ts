@@ -28,6 +28,19 @@ export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
 /** The part of the payment lifecycle a pay link uses: voiding a payment its submission could not record. */
 export type PaymentVoider = Pick<RefundVoidService, 'voidPayment'>;
 
+/** What the checkout uses of other services (narrowed, so a test can pass its own). */
+export interface CheckoutDeps {
+  clock: Clock;
+  links: Pick<PayLinkService, 'hold' | 'release' | 'complete' | 'completeWithItsPayment' | 'find' | 'paymentIdOf' | 'setRecurringProfile'>;
+  results: Pick<PayLinkResultService, 'issue'>;
+  payments: Pick<PaymentService, 'validateCard' | 'validateAch' | 'payCard' | 'payAch'>;
+  tokens: Pick<TokenService, 'find' | 'tokenizeCard' | 'delete' | 'listByConstituent'>;
+  fees: Pick<FeeService, 'quote'>;
+  log: Logger;
+  voids: PaymentVoider;
+  recurring?: RecurringProfileCreator;
+}
+
 /** Attempts at recording a link's success before giving up (the payment stands; the lease is kept). */
 const COMPLETE_ATTEMPTS = 3;
 const COMPLETE_RETRY_MS = 200;
@@ -40,26 +53,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class PayLinkCheckoutService {
   readonly #clock: Clock;
-  readonly #links: PayLinkService;
-  readonly #results: PayLinkResultService;
-  readonly #payments: PaymentService;
-  readonly #tokens: TokenService;
-  readonly #fees: FeeService;
+  readonly #links: CheckoutDeps['links'];
+  readonly #results: CheckoutDeps['results'];
+  readonly #payments: CheckoutDeps['payments'];
+  readonly #tokens: CheckoutDeps['tokens'];
+  readonly #fees: CheckoutDeps['fees'];
   readonly #recurring: RecurringProfileCreator | undefined;
   readonly #log: Logger;
   readonly #voids: PaymentVoider;
 
-  constructor(deps: {
-    clock: Clock;
-    links: PayLinkService;
-    results: PayLinkResultService;
-    payments: PaymentService;
-    tokens: TokenService;
-    fees: FeeService;
-    log: Logger;
-    voids: PaymentVoider;
-    recurring?: RecurringProfileCreator;
-  }) {
+  constructor(deps: CheckoutDeps) {
     this.#log = deps.log;
     this.#voids = deps.voids;
     this.#clock = deps.clock;

@@ -19,7 +19,7 @@ const text = (v: string | undefined): string | null => (v === undefined || v.tri
 
 /** The parts of other modules a pay link uses. */
 export interface PayLinkServiceDeps {
-  repository: PayLinkRepository;
+  repository: Pick<PayLinkRepository, keyof PayLinkRepository>;
   clock: Clock;
   ids: Ids;
   fees: Pick<FeeService, 'quote'>;
@@ -37,7 +37,7 @@ export interface PayLinkServiceDeps {
  * the partner cancels it. WorkflowType 4 links stay active: they manage cards, they take nothing.
  */
 export class PayLinkService {
-  readonly #repository: PayLinkRepository;
+  readonly #repository: PayLinkServiceDeps['repository'];
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #fees: PayLinkServiceDeps['fees'];
