@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
-import { sanitizeTheme } from '../paypage/theme.ts';
+import { sanitizeTheme } from '../../modules/paylinks/theme.ts';
 import type { Services } from '../../composition.ts';
 import type { PayLinkResult } from '../../modules/paylinks/result-service.ts';
 import {
@@ -19,8 +19,9 @@ import { schemaViolations } from './schema-errors.ts';
 import { readAmount } from './transaction-lines.ts';
 import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 import { ApiValidationError } from './problems.ts';
+import { wireViolation } from './wire-names.ts';
 
-/** POST and DELETE /api/paylink, GET /api/paylinkResult (issue 7). The page itself is src/paypage. */
+/** POST and DELETE /api/paylink, GET /api/paylinkResult. The page itself is src/http/paypage. */
 
 const text = (field: keyof typeof MAX, description?: string) =>
   Type.Optional(Type.String({ maxLength: MAX[field], ...(description ? { description } : {}) }));
@@ -36,7 +37,7 @@ const PaymentLine = Type.Object(
           'A link with a recurring line has exactly one line; the page stores the payment method and starts a recurring profile after the first payment.',
       }),
     ),
-    ExternalLineId: Type.Optional(Type.String({ maxLength: MAX.ExternalLineId, description: "Caller's line reference." })),
+    ExternalLineId: Type.Optional(Type.String({ maxLength: MAX.externalLineId, description: "Caller's line reference." })),
     PayFee: Type.Optional(Type.Boolean({ description: 'Extension: the payer covers the processing fees of this line (default false).' })),
   },
   { title: 'PayLinkPaymentLine' },
@@ -47,37 +48,37 @@ const PayLinkRequest = Type.Object(
     ApiKey: Type.String({ minLength: 1, description: "The partner's pay-link API key (issued with its credentials)." }),
     ProcessorGuid: Type.Optional(Guid({ description: 'Processor for the payment; required for a for-profit partner.' })),
     IntegrationSource: Type.Optional(Guid({ description: 'internal use' })),
-    IpAddress: text('IpAddress', "The payer's IP for the payment; default: the browser's address."),
-    RedirectUrl: Type.String({ maxLength: MAX.RedirectUrl, description: 'Absolute http(s) URL the payer is sent to after payment, with responseToken.' }),
+    IpAddress: text('ipAddress', "The payer's IP for the payment; default: the browser's address."),
+    RedirectUrl: Type.String({ maxLength: MAX.redirectUrl, description: 'Absolute http(s) URL the payer is sent to after payment, with responseToken.' }),
     PaymentLines: Type.Optional(Type.Array(PaymentLine, { maxItems: MAX_PAY_LINK_LINES, description: 'Required for a payment link; empty for WorkflowType 3 and 4.' })),
-    TranId: text('TranId', 'Partner reference or invoice number; duplicate checking applies as for payments.'),
+    TranId: text('tranId', 'Partner reference or invoice number; duplicate checking applies as for payments.'),
     ShowTransactionId: Type.Optional(Type.Boolean({ description: 'Shows TranId on the page; without TranId the payer may enter one.' })),
-    TransactionIdText: text('TransactionIdText', 'Label of the TranId.'),
-    PoweredByText: text('PoweredByText', 'Branding text; default: the integration source name, else the provider name.'),
-    PoweredByUrl: text('PoweredByUrl', "Branding link; default: the provider's home address."),
-    DonateButtonText: text('DonateButtonText', 'Submit button text; default "Submit Payment" (translated).'),
-    Language: text('Language', 'en (default), fr or es; regional forms (fr-CA) use their language, others English.'),
-    DefaultCountryCode: text('DefaultCountryCode', 'Country preselected on the form.'),
-    Theme: text('Theme', 'CSS (up to 5000 characters), sanitized: visual properties only, scoped to the page, no url() or @import.'),
+    TransactionIdText: text('transactionIdText', 'Label of the TranId.'),
+    PoweredByText: text('poweredByText', 'Branding text; default: the integration source name, else the provider name.'),
+    PoweredByUrl: text('poweredByUrl', "Branding link; default: the provider's home address."),
+    DonateButtonText: text('donateButtonText', 'Submit button text; default "Submit Payment" (translated).'),
+    Language: text('language', 'en (default), fr or es; regional forms (fr-CA) use their language, others English.'),
+    DefaultCountryCode: text('defaultCountryCode', 'Country preselected on the form.'),
+    Theme: text('theme', 'CSS (up to 5000 characters), sanitized: visual properties only, scoped to the page, no url() or @import.'),
     ThemeFonts: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_THEME_FONTS, description: 'Local font families ("Open Sans:400,700"); nothing is downloaded.' })),
-    FirstName: text('FirstName'),
-    LastName: text('LastName'),
-    Email: text('Email'),
-    Street: text('Street'),
-    City: text('City'),
-    State: text('State'),
-    Zip: text('Zip', 'US, CA, AU formats by Country (or DefaultCountryCode).'),
-    Country: text('Country'),
-    Phone: text('Phone', 'North American or Australian number.'),
+    FirstName: text('firstName'),
+    LastName: text('lastName'),
+    Email: text('email'),
+    Street: text('street'),
+    City: text('city'),
+    State: text('state'),
+    Zip: text('zip', 'US, CA, AU formats by Country (or DefaultCountryCode).'),
+    Country: text('country'),
+    Phone: text('phone', 'North American or Australian number.'),
     TokenizeCard: Type.Optional(Type.Boolean({ description: 'Store the card or bank account used.' })),
     TokenGuid: Type.Optional(Guid({ description: 'A stored card or bank account the page offers to pay with.' })),
-    ExternalCardToken: text('ExternalCardToken', 'A CcInfoKey the page offers to pay with.'),
-    ExternalCheckToken: text('ExternalCheckToken', 'A CheckInfoKey the page offers to pay with.'),
-    ExternalEventId: text('ExternalEventId'),
-    ExternalEventName: text('ExternalEventName'),
+    ExternalCardToken: text('externalCardToken', 'A CcInfoKey the page offers to pay with.'),
+    ExternalCheckToken: text('externalCheckToken', 'A CheckInfoKey the page offers to pay with.'),
+    ExternalEventId: text('externalEventId'),
+    ExternalEventName: text('externalEventName'),
     WorkflowType: Type.Optional(Type.Integer({ description: '1 payment (default), 3 store a card without paying, 4 manage saved cards.' })),
-    ExternalConstituentId: text('ExternalConstituentId', "The partner's customer id; required for WorkflowType 3 and 4."),
-    ExternalCustomerId: text('ExternalCustomerId'),
+    ExternalConstituentId: text('externalConstituentId', "The partner's customer id; required for WorkflowType 3 and 4."),
+    ExternalCustomerId: text('externalCustomerId'),
   },
   { title: 'PayLinkRequest' },
 );
@@ -207,7 +208,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       });
       // The theme's type and length are checked before it is parsed: sanitizing is the costly step.
       const theme = str('Theme');
-      if (theme !== undefined && theme.length > MAX.Theme) own.push({ code: Rule.MaxLength, field: 'Theme', message: `'Theme' must be at most ${MAX.Theme} characters.` });
+      if (theme !== undefined && theme.length > MAX.theme) own.push({ code: Rule.MaxLength, field: 'Theme', message: `'Theme' must be at most ${MAX.theme} characters.` });
       else if (theme !== undefined && THEME_CONTROL_CHARACTERS.test(theme)) {
         own.push({ code: Rule.InvalidFormat, field: 'Theme', message: "'Theme' must not contain control characters (other than tab and line breaks)." });
       }
@@ -248,7 +249,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
       if (fromSchema.length > 0 || own.length > 0) {
         // Everything at once: the schema's, the amounts' and the theme's, then the link rules (one per field).
-        throw new ApiValidationError(firstPerField([...fromSchema, ...own, ...payLinkViolations(input)]));
+        throw new ApiValidationError(firstPerField([...fromSchema, ...own, ...(payLinkViolations(input).map(wireViolation) as RuleViolation[])]));
       }
       if (theme !== undefined) input.theme = sanitizeTheme(theme);
       const link = await services.payLinks.create(request.partner, input);

@@ -7,8 +7,9 @@ import { CONTROL_CHARACTERS } from '../../domain/control-characters.ts';
 
 /**
  * The page's form: reading a submission, the state a form is rendered from (values, errors,
- * the alert), and the markup of one labelled field. Field names and ids are the wire names of the
- * payment request (`CardNum`, `Zip` ...), so the payment service's violations name them directly.
+ * the alert), and the markup of one labelled field. Field names and ids are the names of the
+ * payment request (`CardNum`, `Zip` ...); a service's violation is put on the form field its
+ * field stands for (FORM_FIELDS).
  */
 
 /** Values that are never written back into a page: card and account numbers, security codes. */
@@ -23,6 +24,40 @@ export const CARD_FIELDS = ['NameOnCard', 'CardNum', 'ExpMonth', 'ExpYear', 'CVN
 export const BANK_FIELDS = ['NameOnCheck', 'CheckRoutingNumber', 'CheckAccountNumber', 'CheckAccountTypeId', 'CheckTypeId'];
 /** Every field in the order the forms show them: the error summary lists its problems in this order. */
 const FIELD_ORDER = [...PAYER_FIELDS, ...CARD_FIELDS, ...BANK_FIELDS, 'TranId'];
+
+/**
+ * The form field of each field the checkout's services name (camelCase: `cardNum`, `tokenRef`).
+ * A field named as the form names it stands for itself.
+ */
+const FORM_FIELDS: Readonly<Record<string, string>> = {
+  firstName: 'FirstName',
+  lastName: 'LastName',
+  email: 'Email',
+  phone: 'Phone',
+  street: 'Street',
+  city: 'City',
+  state: 'State',
+  zip: 'Zip',
+  country: 'Country',
+  nameOnCard: 'NameOnCard',
+  cardNum: 'CardNum',
+  expMonth: 'ExpMonth',
+  expYear: 'ExpYear',
+  cvNum: 'CVNum',
+  nameOnCheck: 'NameOnCheck',
+  checkRoutingNumber: 'CheckRoutingNumber',
+  checkAccountNumber: 'CheckAccountNumber',
+  checkAccountTypeId: 'CheckAccountTypeId',
+  checkTypeId: 'CheckTypeId',
+  tranId: 'TranId',
+  tokenRef: 'TokenGuid',
+  tokenGuid: 'TokenGuid',
+};
+
+/** The form field a service's field stands for (unknown fields as they are). */
+export function formField(field: string): string {
+  return Object.hasOwn(FORM_FIELDS, field) ? FORM_FIELDS[field]! : field;
+}
 
 export type FormBody = Record<string, string | string[] | undefined>;
 
@@ -135,7 +170,8 @@ export function submittedState(body: FormBody, saved: { card: boolean; bank: boo
  */
 export function applyViolations(state: FormState, violations: RuleViolation[], t: Messages, shown: Set<string>, partnerName: string): void {
   const general: string[] = [];
-  for (const v of violations) {
+  for (const violation of violations) {
+    const v = violation.field === undefined ? violation : { ...violation, field: formField(violation.field) };
     const field = v.field ?? '';
     if (shown.has(field)) {
       if (!state.errors.has(field)) state.errors.set(field, fieldMessage(t, v));
@@ -145,6 +181,7 @@ export function applyViolations(state: FormState, violations: RuleViolation[], t
   if (general.length > 0) state.alert = { kind: 'error', text: [...new Set(general)].join(' ') };
 }
 
+/** The message of a violation of a form field (named as the form names it), in the page's language. */
 export function fieldMessage(t: Messages, v: RuleViolation): string {
   const e = t.errors;
   const field = v.field ?? '';

@@ -51,9 +51,9 @@ function moneyFormat(language: PageLanguage, currency: string): Intl.NumberForma
 }
 
 /**
- * A receipt's moment, with its time and zone: the date alone, in UTC, told a donor paying on the
- * evening of 31 December in New York that the gift was made on 1 January, in the next tax year
- * (a time audit). The page does not know the payer's zone, so it says which one it uses.
+ * A receipt's moment, with its time and zone: the date alone, in UTC, would tell a donor paying on
+ * the evening of 31 December in New York that the gift was made on 1 January, in the next tax
+ * year. The page does not know the payer's zone, so it says which one it uses.
  */
 export function formatDate(date: Date, language: PageLanguage): string {
   return new Intl.DateTimeFormat(language === 'en' ? 'en-US' : language === 'fr' ? 'fr-CA' : 'es-US', {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attrs, esc } from './html.ts';
 import type { Messages, PageLanguage } from './i18n.ts';
+import { THEME_SCOPE } from '../../modules/paylinks/theme.ts';
 
 /** The page's stylesheet and script, inlined with the response's CSP nonce (no other request). */
 const CSS = minify(readFileSync(join(import.meta.dirname, 'assets', 'paypage.css'), 'utf8'));
@@ -29,7 +30,7 @@ export interface Shell {
 /** A whole HTML document around `main` (already escaped markup). */
 export function page(shell: Shell, main: string): string {
   const { lang, t, nonce } = shell;
-  const fonts = shell.fonts?.length ? `#paylink{--pl-font:${shell.fonts.map((f) => `"${f}"`).join(',')},system-ui,sans-serif}` : '';
+  const fonts = shell.fonts?.length ? `${THEME_SCOPE}{--pl-font:${shell.fonts.map((f) => `"${f}"`).join(',')},system-ui,sans-serif}` : '';
   // The theme was sanitized when the link was made; no '<' may reach the <style> element anyway.
   const theme = (shell.theme ?? '').replace(/</g, '\\3c ') + fonts;
   const footer = shell.poweredBy
@@ -43,7 +44,7 @@ export function page(shell: Shell, main: string): string {
     // The protective layer follows the theme (it would win from anywhere, being layered and
     // important; after the theme is simply where a reader looks for it).
     (theme ? `<style nonce="${nonce}">${theme}\n${PROTECT_CSS}</style>` : '') +
-    `</head><body id="paylink"><main class="pl-main">${main}${footer}</main>` +
+    `</head><body id="${THEME_SCOPE.slice(1)}"><main class="pl-main">${main}${footer}</main>` +
     `<script nonce="${nonce}">${SCRIPT}</script></body></html>`
   );
 }

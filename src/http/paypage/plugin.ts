@@ -190,8 +190,8 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
   app.get<PageRequest>('/:id', async (request, reply) => {
     let link = await payLinks.find(request.params.id);
     if (!link) return notFoundPage(reply);
-    // Charged, but its submission stopped before completing it (a crash, a kill: a chaos audit
-    // saw the form offered again): completed now, so the payer sees the receipt, not the form.
+    // Charged, but its submission stopped before completing it (a crash, a kill): completed now,
+    // so the payer sees the receipt, not the form again.
     if (link.status === 'active' && (await payLinks.completeWithItsPayment(link.id))) {
       request.log.warn({ payLinkRef: payLinkRef(link.id) }, 'pay link completed with the successful payment its submission could not record');
       link = (await payLinks.find(link.id)) ?? link;
@@ -336,8 +336,8 @@ export async function payPagePlugin(app: FastifyInstance, opts: { services: Serv
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     // A refusal of the request itself comes first, as on the API and the gateway: a payer's form
-    // post cut off halfway (tab closed, network lost) fails with ECONNRESET and status 400, which
-    // read as a database error had logged an outage that never happened (an HTTP audit).
+    // post cut off halfway (tab closed, network lost) fails with ECONNRESET and status 400, and
+    // must not be logged as a database outage.
     const refused = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : undefined;
     // An unreachable database is 503 with Retry-After, one warn line, as on the API.
     const unavailable = refused === undefined && findError(error, DatabaseUnavailableError) !== undefined;

@@ -7,7 +7,7 @@ const MAX_TRACKED = 50_000;
  * Form submissions allowed per client IP, and payment attempts per pay link, in a fixed 10-minute
  * window (card testing goes through payment forms). A link counts only the submissions that
  * reached the processor (`countAttempt`): were every submission counted, anyone holding a public
- * donation link could shut its payers out with a few empty forms (a security review found it).
+ * donation link could shut its payers out with a few empty forms.
  * In memory, per process: with several servers each one counts its own share.
  */
 export class SubmissionLimiter {
@@ -46,8 +46,8 @@ export class SubmissionLimiter {
 
   /**
    * The entry of `key` in the current window (a new one when its window has passed, or began
-   * after now: the clock was stepped back, which would otherwise stretch the window by the step:
-   * a public donation link shut for an hour and ten minutes after a one-hour step, a clock audit).
+   * after now: the clock was stepped back, which would otherwise stretch the window by the step;
+   * a one-hour step would shut a public donation link for an hour and ten minutes).
    */
   #current(key: string, now: number) {
     let entry = this.#counts.get(key);

@@ -28,7 +28,7 @@ export function receiptPage(view: ReceiptView): string {
     body +=
       `<div id="pl-alert" class="pl-alert pl-ok" role="status" tabindex="-1"><p>${esc(fill(t.receiptPaid, { amount }))}</p></div>` +
       `<section class="pl-box"><dl class="pl-receipt">` +
-      // Whom the payer paid: a receipt kept for taxes or a dispute must say (an accessibility audit).
+      // Whom the payer paid: a receipt kept for taxes or a dispute must say.
       `<dt>${esc(t.receiptPaidTo)}</dt><dd>${esc(link.partner.name)}</dd>` +
       `<dt>${esc(t.receiptDate)}</dt><dd>${esc(formatDate(p.createdAt, lang))}</dd>` +
       `<dt>${esc(t.receiptMethod)}</dt><dd>${esc(method)}</dd>` +

@@ -1,11 +1,10 @@
 import type { Clock } from '../../platform/clock.ts';
-import { type BillingFrequency, nextBillDate, toYmd, utcDate } from '../../domain/billing-dates.ts';
-import { phoneProblem, zipProblem } from '../../domain/address.ts';
-import { type CardProblem, checkCardNumber, checkExpiry } from '../../domain/cards.ts';
-import { Rule, type RuleViolation, firstPerField } from '../../domain/rules.ts';
+import { type RuleViolation, firstPerField } from '../../domain/rules.ts';
 import { PaymentResult } from '../../domain/payment-status.ts';
 import { ACH_PAYMENT_METHOD_TYPE } from '../../domain/fees.ts';
+import { holderOf } from '../../domain/holder.ts';
 import { ValidationError, NotFoundError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logging.ts';
 import type { FeeService, ResolvedFeeQuote } from '../fees/fee-service.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../payments/payment-input.ts';
 import type { PaymentRecord } from '../payments/payment-record.ts';
@@ -13,76 +12,15 @@ import type { Validated } from '../payments/payment-validation.ts';
 import { failedBeforeCharging, type PaymentService } from '../payments/payment-service.ts';
 import type { RecurringProfileService } from '../recurring/profile-service.ts';
 import type { RefundVoidService } from '../adjustments/refund-void-service.ts';
-import { type PayLink, type PayLinkLease, type PayLinkService, type PayLinkStatus, feeLineOf, payLinkRef } from './paylink-service.ts';
-import type { PayLinkResultService } from './result-service.ts';
-import { RECURRING_FREQUENCIES, WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylink-rules.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
-import type { Logger } from '../../platform/logging.ts';
+import { type PayLink, type PayLinkLease, feeLineOf, payLinkRef } from './paylink.ts';
+import type { PayLinkService } from './paylink-service.ts';
+import type { PayLinkResultService } from './result-service.ts';
+import { WORKFLOW_MANAGE_CARDS, WORKFLOW_PAYMENT, WORKFLOW_TOKENIZE } from './paylink-rules.ts';
+import { type CheckoutOutcome, type CheckoutSubmission, type SavedInstruments, checkSaveCardForm, phoneViolations } from './checkout-rules.ts';
+import { recurringProfileOf } from './recurring-line.ts';
 
-/** The payer's part of the form, as typed (names as on the page, which uses the wire names). */
-export interface PayerForm {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  phone?: string;
-  street?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
-  country?: string;
-}
-
-export interface CardForm {
-  /** Pay with the link's saved card (TokenGuid / ExternalCardToken) instead of a new one. */
-  useSaved?: boolean;
-  nameOnCard?: string;
-  cardNum?: string;
-  expMonth?: string;
-  expYear?: string;
-  cvNum?: string;
-}
-
-export interface BankForm {
-  /** Pay with the link's saved bank account (TokenGuid / ExternalCheckToken). */
-  useSaved?: boolean;
-  nameOnCheck?: string;
-  checkRoutingNumber?: string;
-  checkAccountNumber?: string;
-  checkAccountTypeId?: string;
-  checkTypeId?: string;
-}
-
-export interface CheckoutSubmission {
-  method: 'card' | 'ach';
-  payer: PayerForm;
-  card: CardForm;
-  bank: BankForm;
-  /** The TranId the payer typed, when the link shows the field and has none. */
-  tranId?: string;
-  /** The request's client IP (used unless the link set IpAddress). */
-  clientIp: string;
-}
-
-export type CheckoutOutcome =
-  | { kind: 'invalid'; violations: RuleViolation[] }
-  | { kind: 'declined'; record: PaymentRecord }
-  | { kind: 'paid'; record: PaymentRecord; responseToken: string }
-  | { kind: 'saved'; token: StoredToken; responseToken: string }
-  /** The link was completed or cancelled meanwhile. */
-  | { kind: 'unavailable'; status: PayLinkStatus }
-  /** Another submission of the link is being processed. */
-  | { kind: 'busy' }
-  /**
-   * The payment succeeded but its submission had lost the link (another submission completed it,
-   * or it was cancelled, while the processor worked): the payment was voided (`voided`), or the
-   * void failed and the payment stands, unrecorded on the link (logged for the operator).
-   */
-  | { kind: 'lost'; record: PaymentRecord; voided: boolean }
-  /**
-   * The processor call failed in a way that leaves the charge unknown: the payment is held as
-   * Processing for an operator, and the link takes no other payment meanwhile.
-   */
-  | { kind: 'unknown'; record: PaymentRecord };
+export type { BankForm, CardForm, CheckoutOutcome, CheckoutSubmission, PayerForm, SavedInstruments } from './checkout-rules.ts';
 
 /** The part of recurring billing a pay link uses: creating the profile of a recurring line. */
 export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
@@ -90,19 +28,23 @@ export type RecurringProfileCreator = Pick<RecurringProfileService, 'create'>;
 /** The part of the payment lifecycle a pay link uses: voiding a payment its submission could not record. */
 export type PaymentVoider = Pick<RefundVoidService, 'voidPayment'>;
 
+/** What the checkout uses of other services (narrowed, so a test can pass its own). */
+export interface CheckoutDeps {
+  clock: Clock;
+  links: Pick<PayLinkService, 'hold' | 'release' | 'complete' | 'completeWithItsPayment' | 'find' | 'paymentIdOf' | 'setRecurringProfile'>;
+  results: Pick<PayLinkResultService, 'issue'>;
+  payments: Pick<PaymentService, 'validateCard' | 'validateAch' | 'payCard' | 'payAch'>;
+  tokens: Pick<TokenService, 'find' | 'tokenizeCard' | 'delete' | 'listByConstituent'>;
+  fees: Pick<FeeService, 'quote'>;
+  log: Logger;
+  voids: PaymentVoider;
+  recurring?: RecurringProfileCreator;
+}
+
 /** Attempts at recording a link's success before giving up (the payment stands; the lease is kept). */
 const COMPLETE_ATTEMPTS = 3;
 const COMPLETE_RETRY_MS = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What the page shows about the link's saved card or bank account. */
-export interface SavedInstruments {
-  card: StoredToken | undefined;
-  bank: StoredToken | undefined;
-}
-
-const blank = (v: string | undefined) => v === undefined || v.trim() === '';
-const CARD_FIELDS: Record<CardProblem['field'], string> = { number: 'CardNum', expMonth: 'ExpMonth', expYear: 'ExpYear', expiry: 'ExpYear', cvv: 'CVNum' };
 
 /**
  * The hosted page's use cases: pay a link (card or ACH, through the same payment service and
@@ -111,26 +53,16 @@ const CARD_FIELDS: Record<CardProblem['field'], string> = { number: 'CardNum', e
  */
 export class PayLinkCheckoutService {
   readonly #clock: Clock;
-  readonly #links: PayLinkService;
-  readonly #results: PayLinkResultService;
-  readonly #payments: PaymentService;
-  readonly #tokens: TokenService;
-  readonly #fees: FeeService;
+  readonly #links: CheckoutDeps['links'];
+  readonly #results: CheckoutDeps['results'];
+  readonly #payments: CheckoutDeps['payments'];
+  readonly #tokens: CheckoutDeps['tokens'];
+  readonly #fees: CheckoutDeps['fees'];
   readonly #recurring: RecurringProfileCreator | undefined;
   readonly #log: Logger;
   readonly #voids: PaymentVoider;
 
-  constructor(deps: {
-    clock: Clock;
-    links: PayLinkService;
-    results: PayLinkResultService;
-    payments: PaymentService;
-    tokens: TokenService;
-    fees: FeeService;
-    log: Logger;
-    voids: PaymentVoider;
-    recurring?: RecurringProfileCreator;
-  }) {
+  constructor(deps: CheckoutDeps) {
     this.#log = deps.log;
     this.#voids = deps.voids;
     this.#clock = deps.clock;
@@ -213,8 +145,8 @@ export class PayLinkCheckoutService {
           return { kind: 'invalid', violations: err.violations as RuleViolation[] };
         }
         // Failed before the payment was recorded (a saved card this server cannot open, the
-        // database down): nothing was charged, so the link is given back (a multi-server audit
-        // saw it refused as "being processed" for 10 minutes after such an error).
+        // database down): nothing was charged, so the link is given back rather than refused as
+        // "being processed" until its lease ends.
         release = failedBeforeCharging(err);
         throw err;
       }
@@ -307,38 +239,21 @@ export class PayLinkCheckoutService {
   async saveCard(link: PayLink, submission: CheckoutSubmission): Promise<CheckoutOutcome> {
     if (link.workflowType !== WORKFLOW_TOKENIZE && link.workflowType !== WORKFLOW_MANAGE_CARDS) throw new Error('saveCard() is for WorkflowType 3 and 4');
     if (link.status !== 'active') return { kind: 'unavailable', status: link.status };
-    const { payer, card } = submission;
-    const violations: RuleViolation[] = [];
-    const number = checkCardNumber(card.cardNum);
-    const cardProblem = (p: CardProblem) => {
-      const field = CARD_FIELDS[p.field];
-      const code = p.kind === 'required' ? Rule.Required : p.kind === 'expired' ? Rule.CardExpired : p.kind === 'checksum' || p.kind === 'brand' ? Rule.CardNumberInvalid : Rule.InvalidFormat;
-      violations.push({ code, field, message: `'${field}' ${p.message}.` });
-    };
-    if (!number.ok) cardProblem(number.problem);
-    checkExpiry(card.expMonth, card.expYear, this.#clock.now()).forEach(cardProblem);
-    for (const [field, value, max] of [['FirstName', payer.firstName, 50], ['LastName', payer.lastName, 50], ['Street', payer.street, 50]] as const) {
-      if (value !== undefined && value.trim().length > max) violations.push({ code: Rule.MaxLength, field, message: `'${field}' must be at most ${max} characters.` });
-    }
-    if (!blank(payer.zip)) {
-      const problem = payer.zip!.trim().length > 10 ? 'must be at most 10 characters' : zipProblem(payer.zip!.trim(), payer.country?.trim() || undefined);
-      if (problem) violations.push({ code: Rule.InvalidFormat, field: 'Zip', message: `'Zip' ${problem}.` });
-    }
-    if (violations.length > 0 || !number.ok) return { kind: 'invalid', violations: firstPerField(violations) };
+    const { payer } = submission;
+    const form = checkSaveCardForm(payer, submission.card, this.#clock.now());
+    if (!form.ok) return { kind: 'invalid', violations: firstPerField(form.violations) };
 
     const once = link.workflowType === WORKFLOW_TOKENIZE;
     const lease = once ? await this.#links.hold(link.id) : undefined;
     if (once && !lease) return this.#notHeld(link);
     let completed = false;
     try {
+      const holder = holderOf({ firstName: payer.firstName, lastName: payer.lastName, street: payer.street, zip: payer.zip });
       const token = await this.#tokens.tokenizeCard(link.partner.id, {
-        cardNumber: number.number,
-        expMonth: card.expMonth!.trim(),
-        expYear: card.expYear!.trim(),
-        firstName: payer.firstName?.trim() || undefined,
-        lastName: payer.lastName?.trim() || undefined,
-        street: payer.street?.trim() || undefined,
-        zip: payer.zip?.trim() || undefined,
+        cardNumber: form.card.number,
+        expMonth: form.card.expMonth,
+        expYear: form.card.expYear,
+        ...holder,
         externalConstituentId: link.settings.externalConstituentId ?? undefined,
         customerKey: link.settings.externalCustomerId ?? undefined,
         source: 'paypage',
@@ -437,50 +352,15 @@ export class PayLinkCheckoutService {
     };
   }
 
-  /**
-   * The profile of a recurring line, after the first payment: it bills the stored payment method
-   * from the next bill date after today (today's charge was the link's payment), at the line's
-   * amount (grossed up at each charge when the payer covers the fees).
-   */
+  /** Starts the profile of a recurring line after the link's first payment (recurring-line.ts). */
   async #startRecurring(link: PayLink, line: PayLink['lines'][number], record: PaymentRecord): Promise<void> {
     const p = record.payment;
     if (!this.#recurring || !p.tokenId) {
       this.#log.error({ payLinkRef: payLinkRef(link.id), paymentGuid: p.id }, 'pay link recurring line: no recurring billing service or no token; no profile created');
       return;
     }
-    const frequency = RECURRING_FREQUENCIES[line.recurring] as BillingFrequency;
-    const startDate = utcDate(p.createdAt);
-    const charged = record.lines[0]?.paymentAmountCents ?? line.amountCents;
     try {
-      const profile = await this.#recurring.create(link.partner, {
-        tokenRef: p.tokenId,
-        amountCents: line.payFee ? charged : line.amountCents,
-        preFeeAmountCents: line.payFee ? line.amountCents : undefined,
-        payFee: line.payFee,
-        transactionSourceGroupId: line.type,
-        frequency,
-        startDate,
-        nextBillDate: nextBillDate(startDate, { frequency, anchorDay: toYmd(startDate).day }),
-        integrationSourceId: p.integrationSourceId ?? undefined,
-        processorId: p.processorId,
-        organizationId: p.organizationId ?? undefined,
-        charityId: p.charityId ?? undefined,
-        externalEventId: link.settings.externalEventId ?? undefined,
-        externalEventName: link.settings.externalEventName ?? undefined,
-        payer: {
-          email: p.email ?? undefined,
-          firstName: p.firstName ?? undefined,
-          lastName: p.lastName ?? undefined,
-          street: p.street ?? undefined,
-          city: p.city ?? undefined,
-          state: p.state ?? undefined,
-          zip: p.zip ?? undefined,
-          country: p.country ?? undefined,
-          currency: p.currency ?? undefined,
-          externalConstituentId: p.externalConstituentId ?? undefined,
-        },
-        firstPaymentId: p.id,
-      });
+      const profile = await this.#recurring.create(link.partner, recurringProfileOf(link, line, record, p.tokenId));
       await this.#links.setRecurringProfile(link.id, profile.id);
     } catch (err) {
       // The payment stands; the link shows no RecurringProfile and the partner can create one
@@ -490,12 +370,3 @@ export class PayLinkCheckoutService {
     }
   }
 }
-
-function phoneViolations(payer: PayerForm): RuleViolation[] {
-  if (blank(payer.phone)) return [];
-  const phone = payer.phone!.trim();
-  if (phone.length > 20) return [{ code: Rule.MaxLength, field: 'Phone', message: "'Phone' must be at most 20 characters." }];
-  const problem = phoneProblem(phone);
-  return problem ? [{ code: Rule.InvalidFormat, field: 'Phone', message: `'Phone' ${problem}.` }] : [];
-}
-

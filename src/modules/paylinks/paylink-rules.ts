@@ -1,45 +1,47 @@
 import { countryProblem, emailProblem, ipProblem, phoneProblem, stateProblem, zipProblem } from '../../domain/address.ts';
 import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
+import { HOLDER_LIMITS } from '../../domain/holder.ts';
 import type { Cents } from '../../domain/money.ts';
 import { GUID } from '../../platform/ids.ts';
 import { absoluteHttpUrlProblem } from '../../domain/http-url.ts';
 
 /**
- * The rules of the spec's pay link table (and issue 7) that need no database: formats, the
- * workflow and line rules. References (processor, source, tokens) and fees are checked by the
- * service. Violations name the wire fields (`PaymentLines[0].Recurring`).
+ * The rules of the spec's pay link table that need no database: formats, the workflow and line
+ * rules. References (processor, source, tokens) and fees are checked by the service. Violations
+ * name the fields of PayLinkCreateInput (`paymentLines[0].recurring`); each edge says them in its
+ * own words.
  */
 
-/** Maximum lengths of the pay link table. */
+/** The longest text of each field of a link; the payer's fields are the holder's (domain/holder.ts). */
 export const PAY_LINK_MAX_LENGTH = {
-  IpAddress: 40,
-  RedirectUrl: 500,
-  TranId: 100,
-  TransactionIdText: 100,
-  PoweredByText: 100,
-  PoweredByUrl: 500,
-  DonateButtonText: 100,
-  Language: 35,
-  DefaultCountryCode: 2,
-  Theme: 5000,
-  FirstName: 50,
-  LastName: 50,
-  Email: 100,
-  Street: 50,
-  City: 50,
-  State: 50,
-  Zip: 10,
-  Country: 2,
-  Phone: 20,
-  ExternalCardToken: 200,
-  ExternalCheckToken: 200,
-  ExternalEventId: 10,
-  ExternalEventName: 500,
-  ExternalConstituentId: 200,
-  ExternalCustomerId: 200,
-  ExternalLineId: 200,
-  ThemeFont: 100,
+  ipAddress: 40,
+  redirectUrl: 500,
+  tranId: 100,
+  transactionIdText: 100,
+  poweredByText: 100,
+  poweredByUrl: 500,
+  donateButtonText: 100,
+  language: 35,
+  defaultCountryCode: 2,
+  theme: 5000,
+  firstName: HOLDER_LIMITS.firstName,
+  lastName: HOLDER_LIMITS.lastName,
+  email: HOLDER_LIMITS.email,
+  street: HOLDER_LIMITS.street,
+  city: HOLDER_LIMITS.city,
+  state: HOLDER_LIMITS.state,
+  zip: HOLDER_LIMITS.zip,
+  country: HOLDER_LIMITS.country,
+  phone: 20,
+  externalCardToken: 200,
+  externalCheckToken: 200,
+  externalEventId: 10,
+  externalEventName: 500,
+  externalConstituentId: HOLDER_LIMITS.externalConstituentId,
+  externalCustomerId: HOLDER_LIMITS.customerKey,
+  externalLineId: 200,
+  themeFont: 100,
 } as const;
 
 export const MAX_THEME_FONTS = 50;
@@ -103,7 +105,7 @@ export interface PayLinkCreateInput {
   donateButtonText?: string;
   language?: string;
   defaultCountryCode?: string;
-  /** Sanitized CSS (src/http/paypage/theme.ts). */
+  /** Sanitized CSS (theme.ts). */
   theme?: string;
   themeFonts?: string[];
   firstName?: string;
@@ -137,13 +139,12 @@ const GATEWAY_KEY = /^\d{1,15}$/;
 /**
  * "Open Sans", "Open Sans:400,700": a family name, optionally with weights 100-900. Name and
  * weights are matched apart, each by an expression that cannot backtrack: one expression for
- * both took 11 s on 10,000 characters (an audit of costly inputs; entries are at most 100).
+ * both takes seconds on a few thousand characters (entries are at most 100).
  */
 const THEME_FONT_FAMILY = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$/;
 const THEME_FONT_WEIGHTS = /^[1-9]00(?:\s*,\s*[1-9]00)*$/;
 
 const blank = (v: string | undefined): v is undefined => v === undefined || v.trim() === '';
-
 
 /** The family name of a ThemeFonts entry, or undefined when the entry is not a font name with weights. */
 export function themeFontFamily(entry: string): string | undefined {
@@ -169,12 +170,12 @@ export function linkCurrency(country: string | undefined, defaultCountryCode: st
 
 class Violations {
   readonly list: RuleViolation[] = [];
-  /** Fields already reported (one violation each): a Set, as a search of the list grew with the square of the lines. */
+  /** Fields already reported (one violation each): a Set, since a search of the list grows with the square of the lines. */
   readonly #fields = new Set<string>();
   add(code: RuleName, field: string, message: string) {
     if (this.#fields.has(field)) return;
     this.#fields.add(field);
-    this.list.push({ code, field, message: `'${field}' ${message}.` });
+    this.list.push({ code, field, message: `{${field}} ${message}.` });
   }
   maxLength(field: keyof typeof PAY_LINK_MAX_LENGTH, value: string | undefined) {
     const max = PAY_LINK_MAX_LENGTH[field];
@@ -194,48 +195,43 @@ class Violations {
 export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
   const v = new Violations();
   const texts = [
-    ['IpAddress', input.ipAddress], ['RedirectUrl', input.redirectUrl], ['TranId', input.tranId],
-    ['TransactionIdText', input.transactionIdText], ['PoweredByText', input.poweredByText], ['PoweredByUrl', input.poweredByUrl],
-    ['DonateButtonText', input.donateButtonText], ['Language', input.language], ['DefaultCountryCode', input.defaultCountryCode],
-    ['FirstName', input.firstName], ['LastName', input.lastName], ['Email', input.email], ['Street', input.street],
-    ['City', input.city], ['State', input.state], ['Zip', input.zip], ['Country', input.country], ['Phone', input.phone],
-    ['ExternalCardToken', input.externalCardToken], ['ExternalCheckToken', input.externalCheckToken],
-    ['ExternalEventId', input.externalEventId], ['ExternalEventName', input.externalEventName],
-    ['ExternalConstituentId', input.externalConstituentId], ['ExternalCustomerId', input.externalCustomerId],
+    'ipAddress', 'redirectUrl', 'tranId', 'transactionIdText', 'poweredByText', 'poweredByUrl', 'donateButtonText', 'language',
+    'defaultCountryCode', 'firstName', 'lastName', 'email', 'street', 'city', 'state', 'zip', 'country', 'phone',
+    'externalCardToken', 'externalCheckToken', 'externalEventId', 'externalEventName', 'externalConstituentId', 'externalCustomerId',
   ] as const;
-  for (const [field, value] of texts) {
-    v.maxLength(field, value);
-    v.noControlCharacters(field, value);
+  for (const field of texts) {
+    v.maxLength(field, input[field]);
+    v.noControlCharacters(field, input[field]);
   }
-  v.noControlCharacters('ProcessorGuid', input.processorGuid);
-  v.noControlCharacters('IntegrationSource', input.integrationSource);
-  v.noControlCharacters('TokenGuid', input.tokenGuid);
+  v.noControlCharacters('processorGuid', input.processorGuid);
+  v.noControlCharacters('integrationSource', input.integrationSource);
+  v.noControlCharacters('tokenGuid', input.tokenGuid);
 
-  if (blank(input.redirectUrl)) v.add(Rule.Required, 'RedirectUrl', 'is required');
-  v.check('RedirectUrl', input.redirectUrl, absoluteHttpUrlProblem);
-  v.check('PoweredByUrl', input.poweredByUrl, absoluteHttpUrlProblem);
-  v.check('IpAddress', input.ipAddress, ipProblem);
-  v.check('Email', input.email, emailProblem);
-  v.check('Phone', input.phone, phoneProblem);
-  v.check('Country', input.country, countryProblem);
-  v.check('DefaultCountryCode', input.defaultCountryCode, countryProblem);
+  if (blank(input.redirectUrl)) v.add(Rule.Required, 'redirectUrl', 'is required');
+  v.check('redirectUrl', input.redirectUrl, absoluteHttpUrlProblem);
+  v.check('poweredByUrl', input.poweredByUrl, absoluteHttpUrlProblem);
+  v.check('ipAddress', input.ipAddress, ipProblem);
+  v.check('email', input.email, emailProblem);
+  v.check('phone', input.phone, phoneProblem);
+  v.check('country', input.country, countryProblem);
+  v.check('defaultCountryCode', input.defaultCountryCode, countryProblem);
   const country = blank(input.country) ? (blank(input.defaultCountryCode) ? undefined : input.defaultCountryCode.trim()) : input.country.trim();
-  v.check('Zip', input.zip, (z) => zipProblem(z, country));
-  v.check('State', input.state, (s) => stateProblem(s, country));
-  v.check('ProcessorGuid', input.processorGuid, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
-  v.check('IntegrationSource', input.integrationSource, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
-  v.check('TokenGuid', input.tokenGuid, (g) => (GUID.test(g) || GATEWAY_KEY.test(g) ? undefined : "must be a GUID (or the token's CcInfoKey or CheckInfoKey)"));
-  v.check('ExternalCardToken', input.externalCardToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CcInfoKey (digits)'));
-  v.check('ExternalCheckToken', input.externalCheckToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CheckInfoKey (digits)'));
+  v.check('zip', input.zip, (z) => zipProblem(z, country));
+  v.check('state', input.state, (s) => stateProblem(s, country));
+  v.check('processorGuid', input.processorGuid, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
+  v.check('integrationSource', input.integrationSource, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
+  v.check('tokenGuid', input.tokenGuid, (g) => (GUID.test(g) || GATEWAY_KEY.test(g) ? undefined : "must be a GUID (or the token's CcInfoKey or CheckInfoKey)"));
+  v.check('externalCardToken', input.externalCardToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CcInfoKey (digits)'));
+  v.check('externalCheckToken', input.externalCheckToken, (k) => (GATEWAY_KEY.test(k) ? undefined : 'must be a CheckInfoKey (digits)'));
   if (!blank(input.tokenGuid) && !blank(input.externalCardToken)) {
-    v.add(Rule.PayLinkTokenConflict, 'ExternalCardToken', "cannot be sent with 'TokenGuid': both name the card to pay with; send one");
+    v.add(Rule.PayLinkTokenConflict, 'externalCardToken', 'cannot be sent with {tokenGuid}: both name the card to pay with; send one');
   }
 
   const fonts = input.themeFonts ?? [];
-  if (fonts.length > MAX_THEME_FONTS) v.add(Rule.OutOfRange, 'ThemeFonts', `may have at most ${MAX_THEME_FONTS} items`);
+  if (fonts.length > MAX_THEME_FONTS) v.add(Rule.OutOfRange, 'themeFonts', `may have at most ${MAX_THEME_FONTS} items`);
   fonts.forEach((font, i) => {
-    const field = `ThemeFonts[${i}]`;
-    if (font.length > PAY_LINK_MAX_LENGTH.ThemeFont) v.add(Rule.MaxLength, field, `must be at most ${PAY_LINK_MAX_LENGTH.ThemeFont} characters`);
+    const field = `themeFonts[${i}]`;
+    if (font.length > PAY_LINK_MAX_LENGTH.themeFont) v.add(Rule.MaxLength, field, `must be at most ${PAY_LINK_MAX_LENGTH.themeFont} characters`);
     else if (!themeFontFamily(font)) {
       v.add(Rule.InvalidFormat, field, 'must name a local font family, optionally with weights (Open Sans:400,700)');
     }
@@ -243,10 +239,10 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
 
   const workflow = workflowOf(input.workflowType);
   if (!workflow) {
-    v.add(Rule.InvalidValue, 'WorkflowType', 'must be 1 (payment, the default), 3 (tokenize a card) or 4 (manage saved cards)');
+    v.add(Rule.InvalidValue, 'workflowType', 'must be 1 (payment, the default), 3 (tokenize a card) or 4 (manage saved cards)');
   }
   if ((workflow === 3 || workflow === 4) && blank(input.externalConstituentId)) {
-    v.add(Rule.PayLinkConstituentRequired, 'ExternalConstituentId', `is required for WorkflowType ${workflow}: it names the customer whose cards are kept`);
+    v.add(Rule.PayLinkConstituentRequired, 'externalConstituentId', `is required for WorkflowType ${workflow}: it names the customer whose cards are kept`);
   }
   lineViolations(input, workflow, v);
   return v.list;
@@ -255,28 +251,28 @@ export function payLinkViolations(input: PayLinkCreateInput): RuleViolation[] {
 function lineViolations(input: PayLinkCreateInput, workflow: WorkflowType | undefined, v: Violations) {
   const lines = input.lines;
   if (workflow === 3 || workflow === 4) {
-    if (lines.length > 0) v.add(Rule.PayLinkLinesNotAllowed, 'PaymentLines', `must be empty for WorkflowType ${workflow}: nothing is paid`);
+    if (lines.length > 0) v.add(Rule.PayLinkLinesNotAllowed, 'paymentLines', `must be empty for WorkflowType ${workflow}: nothing is paid`);
     return;
   }
   if (lines.length === 0) {
-    v.add(Rule.Required, 'PaymentLines', 'must have at least one line');
+    v.add(Rule.Required, 'paymentLines', 'must have at least one line');
     return;
   }
-  if (lines.length > MAX_PAY_LINK_LINES) v.add(Rule.OutOfRange, 'PaymentLines', `may have at most ${MAX_PAY_LINK_LINES} items`);
+  if (lines.length > MAX_PAY_LINK_LINES) v.add(Rule.OutOfRange, 'paymentLines', `may have at most ${MAX_PAY_LINK_LINES} items`);
   lines.forEach((line, i) => {
-    const field = (name: string) => `PaymentLines[${i}].${name}`;
-    if (line.type === undefined) v.add(Rule.Required, field('Type'), 'is required');
-    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(Rule.InvalidValue, field('Type'), 'must be a TransactionSourceGroupId from 1 to 12');
+    const field = (name: string) => `paymentLines[${i}].${name}`;
+    if (line.type === undefined) v.add(Rule.Required, field('type'), 'is required');
+    else if (!Object.hasOwn(TRANSACTION_SOURCE_GROUPS, line.type)) v.add(Rule.InvalidValue, field('type'), 'must be a TransactionSourceGroupId from 1 to 12');
     const recurring = line.recurring ?? 0;
     if (recurring !== 0 && !Object.hasOwn(RECURRING_FREQUENCIES, recurring)) {
-      v.add(Rule.InvalidValue, field('Recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
+      v.add(Rule.InvalidValue, field('recurring'), 'must be 0 (one-time) or 1-9 (Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Quarterly, Semi-Annually, Annually, Semi-Monthly)');
     }
-    if (line.externalLineId !== undefined && line.externalLineId.length > PAY_LINK_MAX_LENGTH.ExternalLineId) {
-      v.add(Rule.MaxLength, field('ExternalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.ExternalLineId} characters`);
+    if (line.externalLineId !== undefined && line.externalLineId.length > PAY_LINK_MAX_LENGTH.externalLineId) {
+      v.add(Rule.MaxLength, field('externalLineId'), `must be at most ${PAY_LINK_MAX_LENGTH.externalLineId} characters`);
     }
-    v.noControlCharacters(field('ExternalLineId'), line.externalLineId);
+    v.noControlCharacters(field('externalLineId'), line.externalLineId);
   });
   if (lines.length > 1 && lines.some((l) => (l.recurring ?? 0) !== 0)) {
-    v.add(Rule.PayLinkRecurringLineNotAlone, 'PaymentLines', 'must have exactly one line when a line is recurring');
+    v.add(Rule.PayLinkRecurringLineNotAlone, 'paymentLines', 'must have exactly one line when a line is recurring');
   }
 }

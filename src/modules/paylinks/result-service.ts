@@ -2,13 +2,11 @@ import type { Clock } from '../../platform/clock.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import type { Ids } from '../../platform/ids.ts';
 import { sha256 } from '../../platform/secrets.ts';
-import type { Db } from '../../platform/database/database.ts';
-import { payLinkResults, payLinks } from '../../platform/database/schema/index.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { PaymentRecord } from '../payments/payment-record.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
-import { and, eq, gt, isNull, lt } from '../../platform/database/drizzle.ts';
+import type { PayLinkResultRepository } from './result-repository.ts';
 
 /** A responseToken is good for this long after the redirect. */
 export const RESULT_TOKEN_TTL_MS = 30 * 60_000;
@@ -24,14 +22,14 @@ export type PayLinkResult =
  * the query string's other values are only hints.
  */
 export class PayLinkResultService {
-  readonly #db: Db;
+  readonly #repository: PayLinkResultRepository;
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #payments: PaymentService;
   readonly #tokens: TokenService;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; payments: PaymentService; tokens: TokenService }) {
-    this.#db = deps.db;
+  constructor(deps: { repository: PayLinkResultRepository; clock: Clock; ids: Ids; payments: PaymentService; tokens: TokenService }) {
+    this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#payments = deps.payments;
@@ -42,7 +40,7 @@ export class PayLinkResultService {
   async issue(link: { id: string; partnerId: string }, outcome: { paymentId?: string; tokenId?: string }): Promise<string> {
     const token = this.#ids.secret(32);
     const now = this.#clock.now();
-    await this.#db.insert(payLinkResults).values({
+    await this.#repository.insert({
       tokenHash: sha256(token),
       payLinkId: link.id,
       partnerId: link.partnerId,
@@ -60,24 +58,13 @@ export class PayLinkResultService {
    */
   async redeem(partner: AuthenticatedPartner, responseToken: string): Promise<PayLinkResult> {
     const now = this.#clock.now();
-    const [row] = await this.#db
-      .update(payLinkResults)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(payLinkResults.tokenHash, sha256(responseToken.trim())),
-          eq(payLinkResults.partnerId, partner.id),
-          isNull(payLinkResults.usedAt),
-          gt(payLinkResults.expiresAt, now),
-        ),
-      )
-      .returning();
+    const row = await this.#repository.redeem(sha256(responseToken.trim()), partner.id, now);
     if (!row) throw new NotFoundError('No such responseToken: unknown, already used or expired.');
     if (row.paymentId) {
       // The profile a recurring line started after this payment (the partner manages it by this guid).
-      const [link] = await this.#db.select({ recurringProfileId: payLinks.recurringProfileId }).from(payLinks).where(eq(payLinks.id, row.payLinkId));
+      const recurringProfileId = await this.#repository.recurringProfileOf(row.payLinkId);
       const record = await this.#payments.get(partner.id, row.paymentId);
-      return { kind: 'payment', payLinkId: row.payLinkId, record, recurringProfileId: link?.recurringProfileId ?? null };
+      return { kind: 'payment', payLinkId: row.payLinkId, record, recurringProfileId };
     }
     const token = row.tokenId ? await this.#tokens.find(partner.id, row.tokenId) : undefined;
     if (!token) throw new NotFoundError('The card this responseToken confirms has been deleted since.');
@@ -87,7 +74,6 @@ export class PayLinkResultService {
   /** Removes tokens that expired more than a day ago (housekeeping; redeem ignores them anyway). */
   async prune(): Promise<number> {
     const cutoff = new Date(this.#clock.now().getTime() - 24 * 3600_000);
-    const gone = await this.#db.delete(payLinkResults).where(lt(payLinkResults.expiresAt, cutoff)).returning({ h: payLinkResults.tokenHash });
-    return gone.length;
+    return this.#repository.deleteExpiredBefore(cutoff);
   }
 }

@@ -6,8 +6,8 @@ import { type Body, linkBody, openPage } from '../paypage/paylink-helpers.ts';
 
 // The theme sanitizer, watched: an oversized or mistyped Theme must be refused before it is parsed.
 const sanitized = vi.hoisted(() => ({ calls: 0 }));
-vi.mock('../../../src/http/paypage/theme.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/http/paypage/theme.ts')>();
+vi.mock('../../../src/modules/paylinks/theme.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../src/modules/paylinks/theme.ts')>();
   return {
     ...original,
     sanitizeTheme: (theme: string) => {

@@ -13,7 +13,8 @@ import * as csstree from 'css-tree';
  * - Declarations keep only visual properties (colors, borders, fonts, spacing, sizes); layout
  *   properties that could hide the fee disclosure or fake the form (display, position, content,
  *   visibility, transform, z-index ...) are dropped, and so is every `outline` property (focus must
- *   stay visible: a transparent outline-color hid it; the protective layer draws the focus ring).
+ *   stay visible, and a transparent outline-color would hide it; the protective layer draws the
+ *   focus ring).
  * - Values may not contain url(), strings with `<`, backslash escapes, or any function outside
  *   color, math and gradient functions (no expression(), image-set(), attr(), env() ...).
  * Whatever is dropped is dropped silently: a theme is decoration, never a reason to refuse a link.
@@ -49,6 +50,7 @@ const ALLOWED_PSEUDO_CLASSES = new Set([
 ]);
 const ALLOWED_PSEUDO_ELEMENTS = new Set(['placeholder', 'selection', 'marker']);
 const ROOT_TYPES = new Set(['html', 'body']);
+/** The selector of the page's body (`<body id="paylink">`): every theme rule is scoped under it. */
 export const THEME_SCOPE = '#paylink';
 
 type CssNode = csstree.CssNode;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeTheme } from '../../../src/http/paypage/theme.ts';
+import { sanitizeTheme } from '../../../src/modules/paylinks/theme.ts';
 
 describe('sanitizeTheme', () => {
   it('keeps visual properties and scopes every selector under #paylink', () => {
