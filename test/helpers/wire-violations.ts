@@ -1,13 +1,15 @@
 import { ErrorCode } from '../../src/http/api/error-codes.ts';
+import { wireViolation } from '../../src/http/api/wire-names.ts';
 import type { RuleName } from '../../src/domain/rules.ts';
 import type { Violation } from '../../src/platform/errors.ts';
 
 /**
- * Violations as surface A says them (its ErrorCode numbers): tests of a service or a rule assert
+ * Violations as surface A says them (its ErrorCode numbers, and the wire names of the fields a
+ * service names in its own words, `{field}` in its messages): tests of a service or a rule assert
  * what the partner reads.
  */
 export function asWire(violations: readonly Violation[]): { code: number; field?: string; message: string }[] {
-  return violations.map((v) => ({ ...v, code: ErrorCode[v.code as RuleName] }));
+  return violations.map((v) => ({ ...(v.message.includes('{') ? wireViolation(v) : v), code: ErrorCode[v.code as RuleName] }));
 }
 
 /** For `.catch()`: a ValidationError rethrown with its violations as surface A says them. */

@@ -5,7 +5,8 @@ import { centsToWire } from '../../domain/money.ts';
 import type { Services } from '../../composition.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from '../../modules/payments/payment-input.ts';
 import type { PaymentRecord } from '../../modules/payments/payment-record.ts';
-import { MAX_LENGTH } from '../../modules/payments/payment-validation.ts';
+import { PAYMENT_LIMITS } from '../../modules/payments/payment-validation.ts';
+import { wireName, wireViolation } from './wire-names.ts';
 import { WIRE_CARD_TYPES, wireCardType } from './card-type.ts';
 import { feeBreakdownToWire, useFeeBreakdownSchema } from './fees.ts';
 import { dropMistyped } from './mistyped.ts';
@@ -16,8 +17,22 @@ import { ApiValidationError } from './problems.ts';
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
 
-const text = (field: keyof typeof MAX_LENGTH, description?: string) =>
-  Type.Optional(Type.String({ maxLength: MAX_LENGTH[field], ...(description ? { description } : {}) }));
+/** The spec's lengths by surface A's names: the service's limits, and the amounts' lengths as text. */
+const LIMITS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(Object.entries(PAYMENT_LIMITS).map(([field, limit]) => [wireName(field), limit])),
+  ShippingFee: 7,
+  TaxableBenefit: 7,
+  Surcharge: 7,
+};
+
+/** The longest a wire field may be; a name without a limit is a mistake of this file, found when it loads. */
+function maxLength(field: string): number {
+  const limit = LIMITS[field];
+  if (limit === undefined) throw new Error(`no length limit for ${field}`);
+  return limit;
+}
+
+const text = (field: string, description?: string) => Type.Optional(Type.String({ maxLength: maxLength(field), ...(description ? { description } : {}) }));
 
 /** The spec's fraud-screening fields (all strings). */
 const GW_SHIELD_FIELDS = [
@@ -40,7 +55,7 @@ const common = {
   IntegrationSource: Type.Optional(Guid({ description: "internal use: one of the partner's integration sources (default: the partner's default source)" })),
   Zip: text('Zip', 'US 12345 or 12345-6789, CA A1A 1A1, AU 1234, by Country; any of the three without Country.'),
   Street: text('Street'),
-  Email: Type.String({ maxLength: MAX_LENGTH.Email, description: 'Payer email address (required).' }),
+  Email: Type.String({ maxLength: maxLength('Email'), description: 'Payer email address (required).' }),
   City: text('City'),
   Country: text('Country', '2-letter country code.'),
   Currency: text('Currency', '3-letter currency code; default from Country (CAD for CA, AUD for AU, else USD).'),
@@ -49,7 +64,7 @@ const common = {
   FirstName: text('FirstName'),
   LastName: text('LastName'),
   BillingDescriptor: text('BillingDescriptor', 'Text shown on the bank statement.'),
-  IpAddress: Type.String({ maxLength: MAX_LENGTH.IpAddress, description: 'IPv4 or IPv6 address where the transaction originates (required).' }),
+  IpAddress: Type.String({ maxLength: maxLength('IpAddress'), description: 'IPv4 or IPv6 address where the transaction originates (required).' }),
   ExternalEventId: text('ExternalEventId'),
   ExternalEventGuid: Type.Optional(Guid()),
   ExternalEventName: text('ExternalEventName'),
@@ -69,7 +84,7 @@ const CardPaymentRequest = Type.Object(
     ExpMonth: text('ExpMonth', 'Two digits, 01-12; required unless a wallet transaction.'),
     ExpYear: text('ExpYear', 'Two digits; required unless a wallet transaction.'),
     CVNum: text('CVNum', '3 digits, 4 for American Express.'),
-    NameOnCard: Type.String({ maxLength: MAX_LENGTH.NameOnCard }),
+    NameOnCard: Type.String({ maxLength: maxLength('NameOnCard') }),
     State: text('State', '2-letter US state code; up to 3 letters outside the US.'),
     GwShieldAdditional: Type.Optional(GwShieldAdditional),
     PaymentMethodTypeId: Type.Optional(Type.String({ description: 'internal use: 8 wallet A, 9 wallet B.' })),
@@ -82,13 +97,13 @@ const CardPaymentRequest = Type.Object(
 const AchPaymentRequest = Type.Object(
   {
     ...common,
-    CheckRoutingNumber: Type.String({ maxLength: MAX_LENGTH.CheckRoutingNumber, description: 'US 9-digit ABA; CA 0 + 3-digit institution + 5-digit transit; AU 6-digit BSB.' }),
-    CheckAccountNumber: Type.String({ maxLength: MAX_LENGTH.CheckAccountNumber, description: 'US 8-12 digits, CA 7-12, AU 3-9.' }),
+    CheckRoutingNumber: Type.String({ maxLength: maxLength('CheckRoutingNumber'), description: 'US 9-digit ABA; CA 0 + 3-digit institution + 5-digit transit; AU 6-digit BSB.' }),
+    CheckAccountNumber: Type.String({ maxLength: maxLength('CheckAccountNumber'), description: 'US 8-12 digits, CA 7-12, AU 3-9.' }),
     CheckNumber: text('CheckNumber'),
     CheckAccountTypeId: Type.String({ description: '1 Checking, 2 Savings.' }),
     CheckTypeId: Type.String({ description: '1 Personal, 2 Corporate, 3 Government.' }),
-    NameOnCheck: Type.String({ maxLength: MAX_LENGTH.NameOnCheck }),
-    State: Type.String({ maxLength: MAX_LENGTH.State, description: '2-letter US state code; up to 3 letters outside the US.' }),
+    NameOnCheck: Type.String({ maxLength: maxLength('NameOnCheck') }),
+    State: Type.String({ maxLength: maxLength('State'), description: '2-letter US state code; up to 3 letters outside the US.' }),
     PaymentMethodTypeId: Type.Optional(Type.String({ description: 'If sent, 7 (ACH).' })),
   },
   { title: 'AchPaymentRequest' },
@@ -302,7 +317,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         gwShieldAdditional: gwShieldOf(body.GwShieldAdditional),
       };
       const validated = services.payments.validateCard(input);
-      const violations = allViolations(request, own, validated.violations);
+      const violations = allViolations(request, own, validated.violations.map(wireViolation));
       if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payCard(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
@@ -326,7 +341,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         paymentMethodTypeId: body.PaymentMethodTypeId,
       };
       const validated = services.payments.validateAch(input);
-      const violations = allViolations(request, own, validated.violations);
+      const violations = allViolations(request, own, validated.violations.map(wireViolation));
       if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payAch(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));

@@ -26,7 +26,8 @@ export type Instrument =
       token?: StoredToken;
     };
 
-export const bad = (code: (typeof Rule)[keyof typeof Rule], field: string, message: string) => new ValidationError([{ code, field, message: `'${field}' ${message}.` }]);
+/** A broken rule of the request, naming its field in the service's words. */
+export const bad = (code: (typeof Rule)[keyof typeof Rule], field: string, message: string) => new ValidationError([{ code, field, message: `{${field}} ${message}.` }]);
 
 /** The instrument of a request that carries card, wallet or account data. */
 export function sentInstrument(method: Exclude<ValidatedMethod, { kind: 'token' }>): Instrument {
@@ -61,7 +62,7 @@ export async function tokenInstrument(
   requested: 'card' | 'ach',
   now: Date,
 ): Promise<Instrument> {
-  const field = 'TokenGuid';
+  const field = 'tokenRef';
   if ((token.kind === 'card') !== (requested === 'card')) {
     throw bad(Rule.InvalidValue, field, requested === 'card' ? 'is a bank-account token, not a card' : 'is a card token, not a bank account');
   }
@@ -72,7 +73,7 @@ export async function tokenInstrument(
     // The CVV's length depends on the brand, known only now: 4 digits for American Express, else 3.
     const brand = cardBrand(token.paymentMethodTypeId as CardPaymentMethodTypeId);
     const cvvProblem = checkCvv(method.cvv, brand);
-    if (cvvProblem) throw bad(Rule.InvalidFormat, 'CVNum', cvvProblem.message);
+    if (cvvProblem) throw bad(Rule.InvalidFormat, 'cvNum', cvvProblem.message);
     return {
       kind: 'card',
       number: plain,

@@ -154,20 +154,20 @@ export class PaymentService {
    * opened), fees, and the Pending row with its lines (or the refused duplicate's record).
    */
   async #record(partner: AuthenticatedPartner, input: PaymentInputCommon, method: ValidatedMethod, requested: 'card' | 'ach'): Promise<Recorded> {
-    if (input.lines.length === 0) throw bad(Rule.Required, 'Transactions', 'must have at least one line');
+    if (input.lines.length === 0) throw bad(Rule.Required, 'lines', 'must have at least one line');
     const refs = await this.#referencesOf(partner, input);
     const instrument = method.kind === 'token' ? await this.#tokenInstrument(partner, method, requested) : sentInstrument(method);
     const paymentMethodTypeId = instrument.paymentMethodTypeId;
     if (!refs.processor.paymentMethodTypes.includes(paymentMethodTypeId)) {
       const what = instrument.kind === 'card' ? instrument.cardType : instrument.kind === 'bank' ? 'ACH' : `wallet (${paymentMethodTypeId})`;
-      const field = input.processorGuid ? 'ProcessorGuid' : instrument.kind === 'card' ? 'CardNum' : instrument.kind === 'bank' ? 'CheckAccountNumber' : 'PaymentMethodTypeId';
+      const field = input.processorGuid ? 'processorGuid' : instrument.kind === 'card' ? 'cardNum' : instrument.kind === 'bank' ? 'checkAccountNumber' : 'paymentMethodTypeId';
       throw bad(Rule.PaymentMethodNotAccepted, field, `cannot be used: the processor does not accept ${what} payments`);
     }
     const quote = await this.#quote(partner, input, paymentMethodTypeId);
     const totalCents = quote.totalPaymentCents + (input.shippingFeeCents ?? 0) + (input.surchargeCents ?? 0);
-    if (totalCents <= 0) throw bad(Rule.OutOfRange, 'Transactions', 'must add up to an amount greater than 0');
+    if (totalCents <= 0) throw bad(Rule.OutOfRange, 'lines', 'must add up to an amount greater than 0');
     // Each line is within the largest amount; their sum (with ShippingFee and Surcharge) must be too.
-    if (totalCents > MAX_CENTS) throw bad(Rule.OutOfRange, 'Transactions', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
+    if (totalCents > MAX_CENTS) throw bad(Rule.OutOfRange, 'lines', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const draft = paymentDraft(this.#ids.uuid(), this.#clock.now(), partner, input, instrument, refs, totalCents);
     let paymentId: number | undefined;
@@ -186,7 +186,7 @@ export class PaymentService {
   /** The processor, integration source, organization and charity of the request: named ones must be the partner's. */
   async #referencesOf(partner: AuthenticatedPartner, input: PaymentInputCommon): Promise<PaymentReferences> {
     if (partner.kind === 'for-profit' && !input.processorGuid?.trim()) {
-      throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required for a for-profit partner');
+      throw bad(Rule.ProcessorRequired, 'processorGuid', 'is required for a for-profit partner');
     }
     const found = await this.#references.resolve(partner.id, {
       processorId: input.processorGuid,
@@ -197,13 +197,13 @@ export class PaymentService {
     });
     const unknown = (field: string, what: string) => bad(Rule.UnknownReference, field, `is not one of the partner's ${what}`);
     if (!found.processor) {
-      if (input.processorGuid?.trim()) throw unknown('ProcessorGuid', 'processors');
-      if (input.mKey?.trim()) throw unknown('MKey', 'processors');
-      throw bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor');
+      if (input.processorGuid?.trim()) throw unknown('processorGuid', 'processors');
+      if (input.mKey?.trim()) throw unknown('mKey', 'processors');
+      throw bad(Rule.ProcessorRequired, 'processorGuid', 'is required: the partner has no default processor');
     }
-    if (found.named.integrationSource && !found.integrationSource) throw unknown('IntegrationSource', 'integration sources');
-    if (found.named.organization && !found.organizationId) throw unknown('OrganizationGuid', 'organizations');
-    if (found.named.charity && !found.charityId) throw bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory');
+    if (found.named.integrationSource && !found.integrationSource) throw unknown('integrationSource', 'integration sources');
+    if (found.named.organization && !found.organizationId) throw unknown('organizationGuid', 'organizations');
+    if (found.named.charity && !found.charityId) throw bad(Rule.UnknownReference, 'charityId', 'is not a charity of the directory');
     return {
       processor: found.processor,
       integrationSourceId: found.integrationSource?.id ?? null,
@@ -216,7 +216,7 @@ export class PaymentService {
   /** A stored token of the partner, looked up and opened. */
   async #tokenInstrument(partner: AuthenticatedPartner, method: Extract<ValidatedMethod, { kind: 'token' }>, requested: 'card' | 'ach'): Promise<Instrument> {
     const token = await this.#tokens.find(partner.id, method.ref);
-    if (!token) throw bad(Rule.UnknownReference, 'TokenGuid', "is not one of the partner's active tokens");
+    if (!token) throw bad(Rule.UnknownReference, 'tokenRef', "is not one of the partner's active tokens");
     return tokenInstrument(token, () => this.#tokens.reveal(token), method, requested, this.#clock.now());
   }
 
@@ -226,7 +226,7 @@ export class PaymentService {
     } catch (err) {
       // A payment is a POST that is either taken (201) or refused (400): a line whose group has
       // no schedule in the contract cannot be taken.
-      if (err instanceof NotFoundError) throw new ValidationError([{ code: Rule.NoFeeSchedule, field: 'Transactions', message: err.message }]);
+      if (err instanceof NotFoundError) throw new ValidationError([{ code: Rule.NoFeeSchedule, field: 'lines', message: err.message }]);
       throw err;
     }
   }

@@ -4,47 +4,52 @@ import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { countryProblem, currencyProblem, emailProblem, ipProblem, stateProblem, zipProblem } from '../../domain/address.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import { GUID } from '../../platform/ids.ts';
+import { HOLDER_LIMITS } from '../../domain/holder.ts';
 
 /**
- * The rules of the spec's card and ACH payment request tables (and issue 4), applied the same way
- * for every surface. Each function returns every violation at once, named by wire field.
+ * The rules of the spec's card and ACH payment request tables, applied the same way for every
+ * surface. Each function returns every violation at once, naming the fields of the request
+ * (PaymentInputCommon's camelCase names); each surface says them in its own words.
  */
 
-/** Maximum lengths of the spec's request tables, shared with the edge schemas. */
-export const MAX_LENGTH = {
-  MKey: 500,
-  CardNum: 30,
-  CardType: 20,
-  ExpMonth: 2,
-  ExpYear: 2,
-  CVNum: 4,
-  NameOnCard: 25,
-  NameOnCheck: 25,
-  Zip: 10,
-  Street: 50,
-  Email: 100,
-  City: 50,
-  State: 50,
-  Country: 2,
-  Currency: 3,
-  ExternalConstituentId: 200,
-  ExternalCustomerId: 200,
-  FirstName: 50,
-  LastName: 50,
-  BillingDescriptor: 22,
-  IpAddress: 40,
-  ExternalEventId: 10,
-  ExternalEventName: 500,
-  ShippingFee: 7,
-  TaxableBenefit: 7,
-  Surcharge: 7,
-  TranId: 100,
-  ExternalPaymentData: 5000,
-  CheckRoutingNumber: 9,
-  CheckAccountNumber: 20,
-  CheckNumber: 10,
-  EpfSessionId: 100,
+/**
+ * The longest text each field of a payment request may have (the spec's request tables); the
+ * payer's fields are the holder's (domain/holder.ts). Surface A's schema says the same lengths in
+ * its own names.
+ */
+export const PAYMENT_LIMITS = {
+  firstName: HOLDER_LIMITS.firstName,
+  lastName: HOLDER_LIMITS.lastName,
+  street: HOLDER_LIMITS.street,
+  city: HOLDER_LIMITS.city,
+  state: HOLDER_LIMITS.state,
+  zip: HOLDER_LIMITS.zip,
+  country: HOLDER_LIMITS.country,
+  email: HOLDER_LIMITS.email,
+  externalConstituentId: HOLDER_LIMITS.externalConstituentId,
+  externalCustomerId: HOLDER_LIMITS.customerKey,
+  mKey: 500,
+  cardNum: 30,
+  cardType: 20,
+  expMonth: 2,
+  expYear: 2,
+  cvNum: 4,
+  nameOnCard: 25,
+  nameOnCheck: 25,
+  currency: 3,
+  billingDescriptor: 22,
+  ipAddress: 40,
+  externalEventId: 10,
+  externalEventName: 500,
+  tranId: 100,
+  externalPaymentData: 5000,
+  checkRoutingNumber: 9,
+  checkAccountNumber: 20,
+  checkNumber: 10,
+  epfSessionId: 100,
 } as const;
+
+type LimitedField = keyof typeof PAYMENT_LIMITS;
 
 const WALLET_TYPES = ['8', '9'];
 
@@ -64,14 +69,14 @@ const blank = (v: string | undefined): boolean => v === undefined || v.trim() ==
 class Violations {
   readonly list: RuleViolation[] = [];
   add(code: RuleName, field: string, message: string) {
-    if (!this.list.some((v) => v.field === field)) this.list.push({ code, field, message: `'${field}' ${message}.` });
+    if (!this.list.some((v) => v.field === field)) this.list.push({ code, field, message: `{${field}} ${message}.` });
   }
   required(field: string, value: string | undefined) {
     if (blank(value)) this.add(Rule.Required, field, 'is required');
     return !blank(value);
   }
-  maxLength(field: keyof typeof MAX_LENGTH, value: string | undefined) {
-    if (value !== undefined && value.length > MAX_LENGTH[field]) this.add(Rule.MaxLength, field, `must be at most ${MAX_LENGTH[field]} characters`);
+  maxLength(field: LimitedField, value: string | undefined) {
+    if (value !== undefined && value.length > PAYMENT_LIMITS[field]) this.add(Rule.MaxLength, field, `must be at most ${PAYMENT_LIMITS[field]} characters`);
   }
   check(field: string, value: string | undefined, problem: (v: string) => string | undefined, code: RuleName = Rule.InvalidFormat) {
     if (blank(value)) return;
@@ -92,45 +97,44 @@ class Violations {
 }
 
 const CARD_FIELDS: Record<CardProblem['field'], string> = {
-  number: 'CardNum',
-  expMonth: 'ExpMonth',
-  expYear: 'ExpYear',
-  expiry: 'ExpYear',
-  cvv: 'CVNum',
+  number: 'cardNum',
+  expMonth: 'expMonth',
+  expYear: 'expYear',
+  expiry: 'expYear',
+  cvv: 'cvNum',
 };
 
 function validateCommon(input: PaymentInputCommon, v: Violations, options: { stateRequired: boolean }) {
-  for (const field of ['FirstName', 'LastName', 'Street', 'City', 'ExternalConstituentId', 'ExternalCustomerId', 'BillingDescriptor', 'ExternalEventId', 'ExternalEventName', 'TranId', 'EpfSessionId', 'MKey'] as const) {
-    const key = (field.charAt(0).toLowerCase() + field.slice(1)) as keyof PaymentInputCommon;
-    v.maxLength(field, input[key] as string | undefined);
+  for (const field of ['firstName', 'lastName', 'street', 'city', 'externalConstituentId', 'externalCustomerId', 'billingDescriptor', 'externalEventId', 'externalEventName', 'tranId', 'epfSessionId', 'mKey'] as const) {
+    v.maxLength(field, input[field]);
   }
   // A recurring charge is merchant-initiated: no payer is there to give an email address, an IP
   // address or a state, so they are checked only when present (docs/decisions.md, "Recurring billing").
   const payerPresent = input.recurring === undefined;
-  if (payerPresent ? v.required('Email', input.email) : !blank(input.email)) {
-    v.maxLength('Email', input.email);
-    v.check('Email', input.email, emailProblem);
+  if (payerPresent ? v.required('email', input.email) : !blank(input.email)) {
+    v.maxLength('email', input.email);
+    v.check('email', input.email, emailProblem);
   }
-  if (payerPresent ? v.required('IpAddress', input.ipAddress) : !blank(input.ipAddress)) {
-    v.maxLength('IpAddress', input.ipAddress);
-    v.check('IpAddress', input.ipAddress, ipProblem);
+  if (payerPresent ? v.required('ipAddress', input.ipAddress) : !blank(input.ipAddress)) {
+    v.maxLength('ipAddress', input.ipAddress);
+    v.check('ipAddress', input.ipAddress, ipProblem);
   }
-  v.maxLength('Country', input.country);
-  v.check('Country', input.country, countryProblem);
+  v.maxLength('country', input.country);
+  v.check('country', input.country, countryProblem);
   const country = blank(input.country) ? undefined : input.country!.trim();
-  v.maxLength('Zip', input.zip);
-  v.check('Zip', input.zip, (z) => zipProblem(z, country));
-  if (options.stateRequired && payerPresent) v.required('State', input.state);
-  v.maxLength('State', input.state);
-  v.check('State', input.state, (s) => stateProblem(s, country));
-  v.maxLength('Currency', input.currency);
-  v.check('Currency', input.currency, currencyProblem);
+  v.maxLength('zip', input.zip);
+  v.check('zip', input.zip, (z) => zipProblem(z, country));
+  if (options.stateRequired && payerPresent) v.required('state', input.state);
+  v.maxLength('state', input.state);
+  v.check('state', input.state, (s) => stateProblem(s, country));
+  v.maxLength('currency', input.currency);
+  v.check('currency', input.currency, currencyProblem);
   for (const [field, value] of [
-    ['ProcessorGuid', input.processorGuid],
-    ['CharityId', input.charityId],
-    ['OrganizationGuid', input.organizationGuid],
-    ['IntegrationSource', input.integrationSource],
-    ['ExternalEventGuid', input.externalEventGuid],
+    ['processorGuid', input.processorGuid],
+    ['charityId', input.charityId],
+    ['organizationGuid', input.organizationGuid],
+    ['integrationSource', input.integrationSource],
+    ['externalEventGuid', input.externalEventGuid],
   ] as const) {
     v.check(field, value, (g) => (GUID.test(g) ? undefined : 'must be a GUID'));
   }
@@ -139,38 +143,38 @@ function validateCommon(input: PaymentInputCommon, v: Violations, options: { sta
 export function validateCardPayment(input: CardPaymentInput, now: Date): Validated {
   const v = new Violations();
   validateCommon(input, v, { stateRequired: false });
-  v.maxLength('NameOnCard', input.nameOnCard);
-  v.maxLength('ExternalPaymentData', input.externalPaymentData);
-  v.maxLength('CardType', input.cardType);
+  v.maxLength('nameOnCard', input.nameOnCard);
+  v.maxLength('externalPaymentData', input.externalPaymentData);
+  v.maxLength('cardType', input.cardType);
 
   const type = input.paymentMethodTypeId?.trim();
   const wallet = type !== undefined && type !== '' && WALLET_TYPES.includes(type);
   if (type !== undefined && type !== '' && !wallet) {
-    v.add(Rule.InvalidValue, 'PaymentMethodTypeId', 'must be 8 (wallet A) or 9 (wallet B) when sent; card brands are detected from CardNum');
+    v.add(Rule.InvalidValue, 'paymentMethodTypeId', 'must be 8 (wallet A) or 9 (wallet B) when sent; card brands are detected from {cardNum}');
   }
 
   if (input.tokenRef !== undefined) {
     const cvv = input.cvNum?.trim() || undefined;
-    if (cvv) v.check('CVNum', cvv, (c) => checkCvv(c, undefined)?.message);
+    if (cvv) v.check('cvNum', cvv, (c) => checkCvv(c, undefined)?.message);
     return { violations: v.list, method: { kind: 'token', ref: input.tokenRef, cvv, name: input.nameOnCard?.trim() || undefined } };
   }
 
   const name = input.nameOnCard?.trim() ?? '';
-  v.required('NameOnCard', input.nameOnCard);
+  v.required('nameOnCard', input.nameOnCard);
 
   if (wallet) {
-    if (!v.required('ExternalPaymentData', input.externalPaymentData)) return { violations: v.list };
-    if (input.tokenize) v.add(Rule.InvalidValue, 'Tokenize', 'cannot be true for a wallet transaction: there is no card to store');
+    if (!v.required('externalPaymentData', input.externalPaymentData)) return { violations: v.list };
+    if (input.tokenize) v.add(Rule.InvalidValue, 'tokenize', 'cannot be true for a wallet transaction: there is no card to store');
     return {
       violations: v.list,
       method: v.list.length ? undefined : { kind: 'wallet', paymentMethodTypeId: Number(type) as 8 | 9, data: input.externalPaymentData!, name },
     };
   }
 
-  v.maxLength('CardNum', input.cardNum);
-  v.maxLength('ExpMonth', input.expMonth);
-  v.maxLength('ExpYear', input.expYear);
-  v.maxLength('CVNum', input.cvNum);
+  v.maxLength('cardNum', input.cardNum);
+  v.maxLength('expMonth', input.expMonth);
+  v.maxLength('expYear', input.expYear);
+  v.maxLength('cvNum', input.cvNum);
   const number = checkCardNumber(input.cardNum);
   if (!number.ok) v.card(number.problem, CARD_FIELDS);
   for (const p of checkExpiry(input.expMonth, input.expYear, now)) v.card(p, CARD_FIELDS);
@@ -196,38 +200,38 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   const v = new Violations();
   validateCommon(input, v, { stateRequired: true });
   const type = input.paymentMethodTypeId?.trim();
-  if (type !== undefined && type !== '' && type !== '7') v.add(Rule.InvalidValue, 'PaymentMethodTypeId', 'must be 7 (ACH) when sent');
+  if (type !== undefined && type !== '' && type !== '7') v.add(Rule.InvalidValue, 'paymentMethodTypeId', 'must be 7 (ACH) when sent');
 
-  v.maxLength('NameOnCheck', input.nameOnCheck);
+  v.maxLength('nameOnCheck', input.nameOnCheck);
   if (input.tokenRef !== undefined) {
     return { violations: v.list, method: { kind: 'token', ref: input.tokenRef, name: input.nameOnCheck?.trim() || undefined } };
   }
 
-  v.required('NameOnCheck', input.nameOnCheck);
-  v.maxLength('CheckNumber', input.checkNumber);
-  v.check('CheckNumber', input.checkNumber, (c) => (/^\d{1,10}$/.test(c) ? undefined : 'must be digits'));
+  v.required('nameOnCheck', input.nameOnCheck);
+  v.maxLength('checkNumber', input.checkNumber);
+  v.check('checkNumber', input.checkNumber, (c) => (/^\d{1,10}$/.test(c) ? undefined : 'must be digits'));
   const accountType = input.checkAccountTypeId?.trim();
-  if (v.required('CheckAccountTypeId', accountType) && !Object.hasOwn(ACCOUNT_TYPES, accountType!)) {
-    v.add(Rule.InvalidValue, 'CheckAccountTypeId', 'must be 1 (Checking) or 2 (Savings)');
+  if (v.required('checkAccountTypeId', accountType) && !Object.hasOwn(ACCOUNT_TYPES, accountType!)) {
+    v.add(Rule.InvalidValue, 'checkAccountTypeId', 'must be 1 (Checking) or 2 (Savings)');
   }
   const checkType = input.checkTypeId?.trim();
-  if (v.required('CheckTypeId', checkType) && !Object.hasOwn(CHECK_TYPES, checkType!)) {
-    v.add(Rule.InvalidValue, 'CheckTypeId', 'must be 1 (Personal), 2 (Corporate) or 3 (Government)');
+  if (v.required('checkTypeId', checkType) && !Object.hasOwn(CHECK_TYPES, checkType!)) {
+    v.add(Rule.InvalidValue, 'checkTypeId', 'must be 1 (Personal), 2 (Corporate) or 3 (Government)');
   }
   const country = bankCountry(input.country);
   if (!country) {
-    v.add(Rule.InvalidValue, 'Country', 'must be US, CA or AU for an ACH payment');
+    v.add(Rule.InvalidValue, 'country', 'must be US, CA or AU for an ACH payment');
     return { violations: v.list };
   }
-  v.maxLength('CheckRoutingNumber', input.checkRoutingNumber);
-  v.maxLength('CheckAccountNumber', input.checkAccountNumber);
+  v.maxLength('checkRoutingNumber', input.checkRoutingNumber);
+  v.maxLength('checkAccountNumber', input.checkAccountNumber);
   const routing = checkRoutingNumber(country, input.checkRoutingNumber);
   if (!routing.ok) {
-    v.add(routing.problem.kind === 'required' ? Rule.Required : Rule.RoutingNumberInvalid, 'CheckRoutingNumber', routing.problem.message);
+    v.add(routing.problem.kind === 'required' ? Rule.Required : Rule.RoutingNumberInvalid, 'checkRoutingNumber', routing.problem.message);
   }
   const account = checkAccountNumber(country, input.checkAccountNumber);
   if (!account.ok) {
-    v.add(account.problem.kind === 'required' ? Rule.Required : Rule.AccountNumberInvalid, 'CheckAccountNumber', account.problem.message);
+    v.add(account.problem.kind === 'required' ? Rule.Required : Rule.AccountNumberInvalid, 'checkAccountNumber', account.problem.message);
   }
   if (v.list.length > 0 || !routing.ok || !account.ok) return { violations: v.list };
   return {

@@ -594,7 +594,7 @@ describe('validation: 400 with one BrokenRule per broken field, and nothing reco
     expect(asWire(ctx.services.payments.validateCard({ ...input, cvNum: '12a' }).violations)).toEqual([
       expect.objectContaining({ code: 1003, field: 'CVNum', message: "'CVNum' must contain only digits." }),
     ]);
-    expect(ctx.services.payments.validateCard({ ...input, cvNum: '12' }).violations).toEqual([expect.objectContaining({ field: 'CVNum' })]);
+    expect(asWire(ctx.services.payments.validateCard({ ...input, cvNum: '12' }).violations)).toEqual([expect.objectContaining({ field: 'CVNum' })]);
     const ok = ctx.services.payments.validateCard({ ...input, cvNum: '1234' });
     expect(ok).toEqual({ violations: [], method: { kind: 'token', ref: 'some-token', cvv: '1234', name: undefined } });
   });
