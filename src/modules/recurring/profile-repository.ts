@@ -1,5 +1,5 @@
 import type { BillingFrequency } from '../../domain/billing-dates.ts';
-import type { Holder } from '../../domain/holder.ts';
+import type { Holder, HolderField } from '../../domain/holder.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/database/database.ts';
 import { and, eq } from '../../platform/database/drizzle.ts';
 import { recurringProfiles } from '../../platform/database/schema/index.ts';
@@ -7,21 +7,26 @@ import type { NewRecurringProfile, RecurringProfile, RecurringProfileChanges } f
 
 type ProfileRow = typeof recurringProfiles.$inferSelect;
 
+/** The payer's columns: one per holder field, of the same name. */
+const PAYER_COLUMNS = Object.keys({
+  firstName: 0,
+  lastName: 0,
+  street: 0,
+  city: 0,
+  state: 0,
+  zip: 0,
+  country: 0,
+  email: 0,
+  externalConstituentId: 0,
+} satisfies Record<HolderField, 0>) as HolderField[];
+
 /** A stored row as the module's profile (the billing run's leases stay in the database). */
 export function profileOf(row: ProfileRow): RecurringProfile {
   const payer: Holder = {};
-  const put = (field: keyof Holder, value: string | null) => {
+  for (const field of PAYER_COLUMNS) {
+    const value = row[field];
     if (value !== null) payer[field] = value;
-  };
-  put('firstName', row.firstName);
-  put('lastName', row.lastName);
-  put('street', row.street);
-  put('city', row.city);
-  put('state', row.state);
-  put('zip', row.zip);
-  put('country', row.country);
-  put('email', row.email);
-  put('externalConstituentId', row.externalConstituentId);
+  }
   return {
     id: row.id,
     profileId: row.profileId,
@@ -121,16 +126,8 @@ export class RecurringProfileRepository {
         externalEventId: p.externalEventId,
         externalEventGuid: p.externalEventGuid,
         externalEventName: p.externalEventName,
-        email: p.payer.email ?? null,
-        firstName: p.payer.firstName ?? null,
-        lastName: p.payer.lastName ?? null,
-        street: p.payer.street ?? null,
-        city: p.payer.city ?? null,
-        state: p.payer.state ?? null,
-        zip: p.payer.zip ?? null,
-        country: p.payer.country ?? null,
+        ...(Object.fromEntries(PAYER_COLUMNS.map((field) => [field, p.payer[field] ?? null])) as Record<HolderField, string | null>),
         currency: p.currency,
-        externalConstituentId: p.payer.externalConstituentId ?? null,
         createdAt: p.createdAt,
         updatedAt: p.updatedAt,
       })
