@@ -141,8 +141,8 @@ export function utcDate(instant: Date): CalendarDate {
 
 /**
  * The first of the two semi-monthly days (1-16) of an anchor day (1-31): the anchor day is always
- * one of the two, so a schedule started on its anchor day never bills again the next day (the
- * 31st with `((day - 1) mod 15) + 1` gave the 1st and the 16th: Jan 31, then Feb 1).
+ * one of the two, so a schedule started on its anchor day never bills again the next day
+ * (`((day - 1) mod 15) + 1` would give the 31st the 1st and the 16th: Jan 31, then Feb 1).
  */
 export function semiMonthlyFirstDay(anchorDay: number): number {
   return anchorDay > 15 ? anchorDay - 15 : anchorDay;

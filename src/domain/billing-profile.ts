@@ -33,20 +33,20 @@ export interface ProfileDates {
 export const PROFILE_DATE_MIN: CalendarDate = '1900-01-01';
 export const PROFILE_DATE_MAX: CalendarDate = '2199-12-31';
 
-/** OutOfRange for each given date outside [PROFILE_DATE_MIN, PROFILE_DATE_MAX], naming its wire field. Dates are valid `yyyy-MM-dd`. */
+/** OutOfRange for each given date outside [PROFILE_DATE_MIN, PROFILE_DATE_MAX], naming its field (the key). Dates are valid `yyyy-MM-dd`. */
 export function profileDateRangeViolations(dates: Record<string, CalendarDate | null | undefined>): RuleViolation[] {
   const v: RuleViolation[] = [];
   for (const [field, date] of Object.entries(dates)) {
     if (date === undefined || date === null) continue;
     if (date < PROFILE_DATE_MIN || date > PROFILE_DATE_MAX) {
-      v.push({ code: Rule.OutOfRange, field, message: `'${field}' must be from ${PROFILE_DATE_MIN} to ${PROFILE_DATE_MAX}.` });
+      v.push({ code: Rule.OutOfRange, field, message: `{${field}} must be from ${PROFILE_DATE_MIN} to ${PROFILE_DATE_MAX}.` });
     }
   }
   return v;
 }
 
 /**
- * The date rules of a profile's terms, by wire field: EndDate after StartDate; NextBillDate after
+ * The date rules of a profile's terms (fields `startDate`, `endDate`, `nextBillDate`): EndDate after StartDate; NextBillDate after
  * StartDate, and, when the partner sent it, not in the past (`today`) and not after EndDate (a
  * profile made to never bill is a mistake). A computed NextBillDate after EndDate means the
  * schedule leaves no bill date before the end, which `create` refuses too (`requireBillDate`);
@@ -61,20 +61,20 @@ export function profileDateViolations(
   const v: RuleViolation[] = [];
   const endOk = dates.endDate === null || dates.endDate > dates.startDate;
   if (!endOk) {
-    v.push({ code: Rule.RecurringEndDateNotAfterStart, field: 'EndDate', message: "'EndDate' must be after 'StartDate'." });
+    v.push({ code: Rule.RecurringEndDateNotAfterStart, field: 'endDate', message: '{endDate} must be after {startDate}.' });
   }
   if (dates.nextBillDate <= dates.startDate) {
-    v.push({ code: Rule.RecurringNextBillDateNotAfterStart, field: 'NextBillDate', message: "'NextBillDate' must be after 'StartDate'." });
+    v.push({ code: Rule.RecurringNextBillDateNotAfterStart, field: 'nextBillDate', message: '{nextBillDate} must be after {startDate}.' });
   } else if (options.nextBillDateGiven && dates.nextBillDate < today) {
-    v.push({ code: Rule.RecurringNextBillDateInPast, field: 'NextBillDate', message: `'NextBillDate' must not be in the past (today is ${today}).` });
+    v.push({ code: Rule.RecurringNextBillDateInPast, field: 'nextBillDate', message: `{nextBillDate} must not be in the past (today is ${today}).` });
   } else if (endOk && isPastEnd(dates.nextBillDate, dates.endDate)) {
     if (options.nextBillDateGiven) {
-      v.push({ code: Rule.RecurringNextBillDateAfterEnd, field: 'NextBillDate', message: "'NextBillDate' must not be after 'EndDate'." });
+      v.push({ code: Rule.RecurringNextBillDateAfterEnd, field: 'nextBillDate', message: '{nextBillDate} must not be after {endDate}.' });
     } else if (options.requireBillDate) {
       v.push({
         code: Rule.RecurringNextBillDateAfterEnd,
-        field: 'EndDate',
-        message: `'EndDate' leaves no bill date: the first one would be ${dates.nextBillDate}.`,
+        field: 'endDate',
+        message: `{endDate} leaves no bill date: the first one would be ${dates.nextBillDate}.`,
       });
     }
   }

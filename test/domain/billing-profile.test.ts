@@ -9,7 +9,7 @@ import {
   profileDateViolations,
   statusAfterUpdate,
 } from '../../src/domain/billing-profile.ts';
-import { asWire } from '../helpers/wire-violations.ts';
+import { asApiWire } from '../helpers/wire-violations.ts';
 
 const monthly31 = (nextBillDate: string, failedAttempts = 0, endDate: string | null = null): BillingPosition => ({
   schedule: { frequency: 'Monthly', anchorDay: 31 },
@@ -48,16 +48,16 @@ describe('a charge moves the profile', () => {
 
 describe('profile date rules', () => {
   it('keeps every date of a profile from 1900-01-01 to 2199-12-31, naming each field out of range', () => {
-    expect(profileDateRangeViolations({ StartDate: '1900-01-01', EndDate: '2199-12-31', NextBillDate: undefined })).toEqual([]);
-    expect(asWire(profileDateRangeViolations({ StartDate: '0001-01-01', EndDate: '9999-12-31', NextBillDate: '2200-01-01' }))).toEqual(
+    expect(profileDateRangeViolations({ startDate: '1900-01-01', endDate: '2199-12-31', nextBillDate: undefined })).toEqual([]);
+    expect(asApiWire(profileDateRangeViolations({ startDate: '0001-01-01', endDate: '9999-12-31', nextBillDate: '2200-01-01' }))).toEqual(
       ['StartDate', 'EndDate', 'NextBillDate'].map((field) => ({ code: 1005, field, message: `'${field}' must be from 1900-01-01 to 2199-12-31.` })),
     );
-    expect(profileDateRangeViolations({ StartDate: '1899-12-31', EndDate: null })).toHaveLength(1);
+    expect(profileDateRangeViolations({ startDate: '1899-12-31', endDate: null })).toHaveLength(1);
   });
 
   const today = '2026-11-21';
   const rules = (dates: { startDate: string; endDate: string | null; nextBillDate: string }, given = true, requireBillDate = true) =>
-    asWire(profileDateViolations(dates, today, { nextBillDateGiven: given, requireBillDate })).map((v) => [v.code, v.field]);
+    asApiWire(profileDateViolations(dates, today, { nextBillDateGiven: given, requireBillDate })).map((v) => [v.code, v.field]);
 
   it('accepts a consistent profile', () => {
     expect(rules({ startDate: '2026-11-21', endDate: '2027-11-21', nextBillDate: '2026-12-21' })).toEqual([]);

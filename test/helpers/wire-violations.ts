@@ -12,6 +12,14 @@ export function asWire(violations: readonly Violation[]): { code: number; field?
   return violations.map((v) => ({ ...(v.message.includes('{') ? wireViolation(v) : v), code: ErrorCode[v.code as RuleName] }));
 }
 
+/**
+ * Violations of a service that speaks its own words (camelCase fields, `{field}` placeholders) as
+ * surface A says them: wire field names, `'WireName'` in messages, ErrorCode numbers.
+ */
+export function asApiWire(violations: readonly Violation[]): { code: number; field?: string; message: string }[] {
+  return asWire(violations.map(wireViolation));
+}
+
 /** For `.catch()`: a ValidationError rethrown with its violations as surface A says them. */
 export function rethrowAsWire(err: unknown): never {
   const violations = (err as { violations?: Violation[] } | null)?.violations;

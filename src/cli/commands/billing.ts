@@ -36,7 +36,7 @@ export const billingCommands: Command[] = [
     async run(ctx, { values }) {
       const date = asOf(values, this.usage);
       // A date after today charges payers before their bill dates (a mistyped year, months
-      // early): only when the operator says so (an operator audit found it taken silently).
+      // early): only when the operator says so.
       const today = utcDate(new Date());
       if (date && date > today && values.ahead !== true) {
         throw new UsageError(`--as-of ${date} is after today (${today}, UTC): it would charge payers before their bill dates; add --ahead if that is meant\nusage: payments ${this.usage}`);

@@ -5,10 +5,11 @@ import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { TRANSACTION_SOURCE_GROUPS } from '../../domain/fee-schedule.ts';
 import { type Cents, centsToWire } from '../../domain/money.ts';
 import type { Services } from '../../composition.ts';
-import type { RecurringProfileRow, RecurringProfileTerms } from '../../modules/recurring/profile-service.ts';
+import type { RecurringProfile, RecurringProfileTerms } from '../../modules/recurring/profile-service.ts';
 import { isViolation, readAmount, readCardProcessingFeeOverride, readCommissionRateOverride } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
 import { ApiValidationError } from './problems.ts';
+import { wireViolation } from './wire-names.ts';
 
 /** POST, PUT and DELETE /api/recurringProfile: the spec's recurring profile requests and response. */
 
@@ -133,7 +134,7 @@ const ReadRecurringProfileQuery = Type.Object(
   { title: 'ReadRecurringProfileQuery' },
 );
 
-function toDetailsWire(row: RecurringProfileRow): Static<typeof RecurringProfileDetails> {
+function toDetailsWire(row: RecurringProfile): Static<typeof RecurringProfileDetails> {
   return {
     ...toWire(row, 'Recurring profile found.'),
     Status: STATUS_NAMES[row.status],
@@ -147,7 +148,8 @@ function toDetailsWire(row: RecurringProfileRow): Static<typeof RecurringProfile
     NextBillDate: row.nextBillDate,
     NextAttemptDate: row.nextAttemptOn,
     FailedAttempts: row.failedAttempts,
-    LastFailure: row.lastFailure,
+    // A failed charge's reason may be a service's violation, with `{field}` placeholders.
+    LastFailure: row.lastFailure === null ? null : wireViolation({ code: Rule.InvalidValue, message: row.lastFailure }).message,
     LastPaymentGuid: row.lastPaymentId,
     TokenGuid: row.tokenId,
     ProcessorGuid: row.processorId,
@@ -160,7 +162,7 @@ type UpdateWire = Static<typeof UpdateRecurringProfileRequest>;
 // Said of this request: a profile's own charges are its payments (LastPaymentGuid), made by the billing runs.
 const NOTHING_CHARGED = 'This request made no processor call; the profile is charged by the billing runs.';
 
-function toWire(row: RecurringProfileRow, message: string): Static<typeof RecurringProfileResponse> {
+function toWire(row: RecurringProfile, message: string): Static<typeof RecurringProfileResponse> {
   return {
     Successful: true,
     Message: message,
@@ -255,7 +257,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
       const body = request.body;
       const violations: RuleViolation[] = [];
       // The schema asks for a non-empty string; blank text (' ') is as good as missing, and the
-      // terms cannot be read without these (a blank one reached the billing code: a 500).
+      // terms cannot be read without these.
       for (const field of ['Amount', 'StartDate', 'BillingFrequency'] as const) {
         if (body[field].trim() === '') violations.push({ code: Rule.Required, field, message: `'${field}' is required.` });
       }

@@ -6,8 +6,15 @@ import type { Violation } from '../../platform/errors.ts';
  * (`lines[0].amountCents` is `Transactions[0].Amount`).
  */
 const WIRE_NAMES: Readonly<Record<string, string>> = {
+  amountCents: 'Amount',
   cvNum: 'CVNum',
+  integrationSourceId: 'IntegrationSource',
   lines: 'Transactions',
+  organizationId: 'OrganizationGuid',
+  preFeeAmountCents: 'PreFeeAmount',
+  processorId: 'ProcessorGuid',
+  profileId: 'RecurringProfileGuid',
+  surchargeCents: 'Surcharge',
   tokenRef: 'TokenGuid',
 };
 

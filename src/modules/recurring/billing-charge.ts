@@ -1,7 +1,7 @@
 import type { CalendarDate } from '../../domain/billing-dates.ts';
 import type { FeeLineInput } from '../../domain/fees.ts';
 import type { PaymentInputCommon } from '../payments/payment-input.ts';
-import type { RecurringProfileRow } from './profile-service.ts';
+import type { RecurringProfile } from './profile.ts';
 
 /**
  * The payment a profile's bill date is charged as: one transaction line built from the profile's
@@ -13,7 +13,7 @@ import type { RecurringProfileRow } from './profile-service.ts';
  * fee rules gross it up, so the payer covers the fees and the partner nets the pre-fee amount.
  * Fee rates: the partner's overrides, else the rates the profile took (UseOriginalFees).
  */
-export function billingChargeLine(profile: RecurringProfileRow): FeeLineInput {
+export function billingChargeLine(profile: RecurringProfile): FeeLineInput {
   return {
     transactionSourceGroupId: profile.transactionSourceGroupId,
     amountCents: profile.payFee ? (profile.preFeeAmountCents ?? profile.amountCents) : profile.amountCents,
@@ -25,7 +25,7 @@ export function billingChargeLine(profile: RecurringProfileRow): FeeLineInput {
   };
 }
 
-export function billingChargeInput(profile: RecurringProfileRow, billDate: CalendarDate): PaymentInputCommon {
+export function billingChargeInput(profile: RecurringProfile, billDate: CalendarDate): PaymentInputCommon {
   const v = (x: string | null) => x ?? undefined;
   return {
     processorGuid: profile.processorId,
@@ -34,16 +34,8 @@ export function billingChargeInput(profile: RecurringProfileRow, billDate: Calen
     integrationSource: v(profile.integrationSourceId),
     lines: [billingChargeLine(profile)],
     surchargeCents: profile.surchargeCents ?? undefined,
-    email: v(profile.email),
-    firstName: v(profile.firstName),
-    lastName: v(profile.lastName),
-    street: v(profile.street),
-    city: v(profile.city),
-    state: v(profile.state),
-    zip: v(profile.zip),
-    country: v(profile.country),
+    ...profile.payer,
     currency: v(profile.currency),
-    externalConstituentId: v(profile.externalConstituentId),
     externalEventId: v(profile.externalEventId),
     externalEventGuid: v(profile.externalEventGuid),
     externalEventName: v(profile.externalEventName),

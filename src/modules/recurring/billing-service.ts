@@ -1,20 +1,16 @@
 import { hostname } from 'node:os';
 import type { Clock } from '../../platform/clock.ts';
 import { type BillingFrequency, type CalendarDate, addDays, parseCalendarDate, utcDate } from '../../domain/billing-dates.ts';
-import { type BillingPosition, type PositionChange, afterApproval, afterDecline, isPastEnd } from '../../domain/billing-profile.ts';
-import type { AuthenticatedPartner, PartnerKind } from '../../domain/partner.ts';
+import { type BillingPosition, afterApproval, afterDecline, isPastEnd } from '../../domain/billing-profile.ts';
 import { PaymentResult, ResponseCode } from '../../domain/payment-status.ts';
 import type { Ids } from '../../platform/ids.ts';
-import type { Store } from '../../platform/database/database.ts';
-import { partners, paymentTokens, payments, recurringProfiles } from '../../platform/database/schema/index.ts';
-import { VaultError } from '../../platform/errors.ts';
-import { billingChargeInput } from './billing-charge.ts';
-import { ValidationError } from '../../platform/errors.ts';
+import { ValidationError, VaultError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logging.ts';
 import type { PaymentRecord } from '../payments/payment-record.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
-import type { RecurringProfileRow } from './profile-service.ts';
-import { and, eq, inArray } from '../../platform/database/drizzle.ts';
-import type { Logger } from '../../platform/logging.ts';
+import { billingChargeInput } from './billing-charge.ts';
+import type { BillingRepository, ClaimedProfile, ProfileMove } from './billing-repository.ts';
+import type { RecurringProfile } from './profile.ts';
 
 export interface BillingRunOptions {
   /** The billing day: profiles due on or before it are charged. Default: today (UTC). */
@@ -55,21 +51,6 @@ export interface BillingFaults {
   afterCharge?(profileId: string, billDate: CalendarDate): void | Promise<void>;
 }
 
-interface Claimed {
-  profile: RecurringProfileRow;
-  partner: AuthenticatedPartner;
-  tokenKind: 'card' | 'bank';
-  /** When the previous holder claimed the profile, if it left its lease behind. */
-  abandonedClaimAt: Date | null;
-}
-
-/** Where a charged (or reconciled) profile goes next, applied for the whole batch at once. */
-interface Move {
-  profile: RecurringProfileRow;
-  change: PositionChange;
-  attempt: { paymentId?: string; failure?: string };
-}
-
 type Outcome = 'approved' | 'declined' | 'completed' | 'reconciled-approved' | 'reconciled-declined' | 'deferred' | 'error';
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
@@ -89,18 +70,27 @@ export const DEFAULT_LEASE_MS = 10 * 60_000;
  * the bill date advances the profile without charging, a declined one counts as the attempt.
  */
 export class BillingService {
-  readonly #store: Store;
+  readonly #repository: Pick<BillingRepository, keyof BillingRepository>;
   readonly #clock: Clock;
   readonly #ids: Ids;
-  readonly #payments: PaymentService;
+  readonly #payments: Pick<PaymentService, 'payCard' | 'payAch'>;
   readonly #retryDays: readonly number[];
   readonly #leaseMs: number;
   readonly #faults: BillingFaults;
   readonly #log: Logger;
 
-  constructor(deps: { store: Store; clock: Clock; ids: Ids; log: Logger; payments: PaymentService; retryDays: readonly number[]; leaseMs?: number; faults?: BillingFaults }) {
+  constructor(deps: {
+    repository: Pick<BillingRepository, keyof BillingRepository>;
+    clock: Clock;
+    ids: Ids;
+    log: Logger;
+    payments: Pick<PaymentService, 'payCard' | 'payAch'>;
+    retryDays: readonly number[];
+    leaseMs?: number;
+    faults?: BillingFaults;
+  }) {
     this.#log = deps.log;
-    this.#store = deps.store;
+    this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#payments = deps.payments;
@@ -108,7 +98,6 @@ export class BillingService {
     this.#leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
     this.#faults = deps.faults ?? {};
   }
-
 
   /** Bills everything due as of `asOf` and returns what happened. */
   async run(options: BillingRunOptions = {}): Promise<BillingRunSummary> {
@@ -137,7 +126,7 @@ export class BillingService {
       if (batch.length === 0) break;
       summary.claimed += batch.length;
       let next = 0;
-      const moves: Move[] = [];
+      const moves: ProfileMove[] = [];
       const lanes = Array.from({ length: Math.min(concurrency, batch.length) }, async () => {
         while (next < batch.length) {
           const item = batch[next++]!;
@@ -157,65 +146,25 @@ export class BillingService {
   /** Profiles by state, how many are due as of `asOf` (default today), and how many a worker holds now. */
   async status(asOf?: CalendarDate): Promise<{ asOf: CalendarDate; byStatus: Record<string, number>; due: number; leased: number }> {
     const date = asOf ?? utcDate(this.#clock.now());
-    const now = this.#clock.now().toISOString();
-    const rows = await this.#store.sql.query<{ status: string; total: number | string; due: number | string; leased: number | string }>(
-      `SELECT status, count(*) AS total,
-              count(*) FILTER (WHERE status = 'active' AND next_attempt_on <= $1::date) AS due,
-              count(*) FILTER (WHERE lease_expires_at > $2) AS leased
-         FROM recurring_profiles GROUP BY status`,
-      [date, now],
-    );
+    const rows = await this.#repository.countByStatus(date, this.#clock.now());
     const byStatus: Record<string, number> = { active: 0, suspended: 0, completed: 0, cancelled: 0 };
     let due = 0;
     let leased = 0;
     for (const r of rows) {
-      byStatus[r.status] = Number(r.total);
-      due += Number(r.due);
-      leased += Number(r.leased);
+      byStatus[r.status] = r.total;
+      due += r.due;
+      leased += r.leased;
     }
     return { asOf: date, byStatus, due, leased };
   }
 
-  /**
-   * Leases up to `limit` due profiles of active partners that no live lease holds. Returns them
-   * with the previous claim time when the previous holder left its lease behind.
-   */
-  async #claim(workerId: string, asOf: CalendarDate, limit: number): Promise<Claimed[]> {
+  /** Leases up to `limit` due profiles for one lease period. */
+  async #claim(workerId: string, asOf: CalendarDate, limit: number): Promise<ClaimedProfile[]> {
     const now = this.#clock.now();
-    const expires = new Date(now.getTime() + this.#leaseMs);
-    const leased = await this.#store.sql.query<{ id: string; abandoned_claim_at: Date | string | null }>(
-      `UPDATE recurring_profiles p
-          SET lease_owner = $1, lease_claimed_at = $2, lease_expires_at = $3
-         FROM (SELECT r.id, r.lease_claimed_at AS abandoned_claim_at
-                 FROM recurring_profiles r
-                WHERE r.status = 'active'
-                  AND r.next_attempt_on <= $4::date
-                  AND (r.lease_expires_at IS NULL OR r.lease_expires_at <= $2)
-                  AND EXISTS (SELECT 1 FROM partners pa WHERE pa.id = r.partner_id AND pa.status = 'active')
-                ORDER BY r.next_attempt_on, r.id
-                LIMIT $5
-                  FOR UPDATE OF r SKIP LOCKED) due
-        WHERE p.id = due.id
-       RETURNING p.id, due.abandoned_claim_at`,
-      [workerId, now.toISOString(), expires.toISOString(), asOf, limit],
-    );
-    if (leased.length === 0) return [];
-    const abandoned = new Map(leased.map((r) => [r.id, r.abandoned_claim_at === null ? null : new Date(r.abandoned_claim_at)]));
-    const rows = await this.#store.db
-      .select({ profile: recurringProfiles, partnerName: partners.name, partnerKind: partners.kind, tokenKind: paymentTokens.kind })
-      .from(recurringProfiles)
-      .innerJoin(partners, eq(partners.id, recurringProfiles.partnerId))
-      .innerJoin(paymentTokens, eq(paymentTokens.id, recurringProfiles.tokenId))
-      .where(inArray(recurringProfiles.id, [...abandoned.keys()]));
-    return rows.map((r) => ({
-      profile: r.profile,
-      partner: { id: r.profile.partnerId, name: r.partnerName, kind: r.partnerKind as PartnerKind },
-      tokenKind: r.tokenKind,
-      abandonedClaimAt: abandoned.get(r.profile.id) ?? null,
-    }));
+    return this.#repository.claim(workerId, asOf, now, new Date(now.getTime() + this.#leaseMs), limit);
   }
 
-  async #bill(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<void> {
+  async #bill(item: ClaimedProfile, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: ProfileMove[]): Promise<void> {
     let outcome: Outcome;
     try {
       outcome = await this.#billOne(item, asOf, workerId, summary, moves);
@@ -249,7 +198,7 @@ export class BillingService {
     }
   }
 
-  async #billOne(item: Claimed, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: Move[]): Promise<Outcome> {
+  async #billOne(item: ClaimedProfile, asOf: CalendarDate, workerId: string, summary: BillingRunSummary, moves: ProfileMove[]): Promise<Outcome> {
     const p = item.profile;
     const position: BillingPosition = {
       schedule: { frequency: p.billingFrequency as BillingFrequency, anchorDay: p.anchorDay },
@@ -321,13 +270,10 @@ export class BillingService {
     billDate: CalendarDate,
     since: Date | null,
   ): Promise<{ kind: 'charged'; paymentId: string } | { kind: 'pending'; paymentId: string; createdAt: Date } | { kind: 'declined'; paymentId: string; message: string } | { kind: 'none' }> {
-    const rows = await this.#store.db
-      .select({ id: payments.id, result: payments.paymentResult, responseCode: payments.responseCode, message: payments.message, createdAt: payments.createdAt })
-      .from(payments)
-      .where(and(eq(payments.recurringProfileId, profileId), eq(payments.billDate, billDate)));
-    const live = rows.find((r) => r.result !== PaymentResult.Failed);
+    const rows = await this.#repository.billDatePayments(profileId, billDate);
+    const live = rows.find((r) => r.paymentResult !== PaymentResult.Failed);
     if (live) {
-      return live.result === PaymentResult.Pending || live.result === PaymentResult.Processing
+      return live.paymentResult === PaymentResult.Pending || live.paymentResult === PaymentResult.Processing
         ? { kind: 'pending', paymentId: live.id, createdAt: live.createdAt }
         : { kind: 'charged', paymentId: live.id };
     }
@@ -347,12 +293,20 @@ export class BillingService {
    * says why it is not billed; the lease stays, so the next run after it lapses tries again. The
    * vault's own message, which names keys, goes to the operator's log only.
    */
-  async #noteUnreadableToken(p: RecurringProfileRow, workerId: string): Promise<void> {
-    await this.#store.db
-      .update(recurringProfiles)
-      .set({ lastFailure: `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.` })
-      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)))
+  async #noteUnreadableToken(p: RecurringProfile, workerId: string): Promise<void> {
+    await this.#repository
+      .noteFailure(p.id, workerId, `The stored payment method could not be read for bill date ${p.nextBillDate}; the charge was not attempted and will be retried.`)
       .catch((err: unknown) => this.#log.warn({ errorName: (err as Error)?.name, profileGuid: p.id }, 'could not record the unreadable payment method'));
+  }
+
+  /**
+   * The day a charge is tried on: today, or the run's as-of day when that is later (`--ahead`).
+   * A run as of a past day (catching up) still tries today, so its retry comes tomorrow at the
+   * earliest: a declined card is never charged again the same day.
+   */
+  #triedOn(asOf: CalendarDate): CalendarDate {
+    const today = utcDate(this.#clock.now());
+    return asOf > today ? asOf : today;
   }
 
   /**
@@ -362,30 +316,10 @@ export class BillingService {
    * again automatically (the unique index would refuse it anyway); the profile is looked at again
    * tomorrow and the error is logged for an operator.
    */
-  /**
-   * The day a charge is tried on: today, or the run's as-of day when that is later (`--ahead`).
-   * A run as of a past day (catching up) still tries today, so its retry comes tomorrow at the
-   * earliest: with the as-of day, the retry fell today and the worker charged the declined card
-   * again minutes later (a time audit).
-   */
-  #triedOn(asOf: CalendarDate): CalendarDate {
-    const today = utcDate(this.#clock.now());
-    return asOf > today ? asOf : today;
-  }
-
-  async #defer(p: RecurringProfileRow, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
+  async #defer(p: RecurringProfile, asOf: CalendarDate, workerId: string, found: { paymentId: string; createdAt: Date }): Promise<Outcome> {
     if (this.#clock.now().getTime() - found.createdAt.getTime() < this.#leaseMs) return 'deferred';
     this.#log.error({ profileGuid: p.id, paymentGuid: found.paymentId, billDate: p.nextBillDate }, 'recurring charge outcome unknown: payment still pending; not charged again');
-    // lease_claimed_at stays: the next claim sees an unresolved attempt and looks again before charging.
-    await this.#store.db
-      .update(recurringProfiles)
-      .set({
-        nextAttemptOn: addDays(this.#triedOn(asOf), 1),
-        lastFailure: `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      })
-      .where(and(eq(recurringProfiles.id, p.id), eq(recurringProfiles.leaseOwner, workerId)));
+    await this.#repository.defer(p.id, workerId, addDays(this.#triedOn(asOf), 1), `Payment ${found.paymentId} for bill date ${p.nextBillDate} is still pending; its outcome is unknown.`);
     return 'deferred';
   }
 
@@ -397,46 +331,9 @@ export class BillingService {
    * the next run finds the bill date's payment (the unique index refuses a second charge) and
    * moves the profile on from its current terms.
    */
-  async #applyMoves(moves: Move[], workerId: string, summary: BillingRunSummary): Promise<void> {
+  async #applyMoves(moves: ProfileMove[], workerId: string, summary: BillingRunSummary): Promise<void> {
     if (moves.length === 0) return;
-    const now = this.#clock.now().toISOString();
-    const rows = moves.map(({ profile: p, change, attempt }) => ({
-      id: p.id,
-      was_bill_date: p.nextBillDate,
-      was_failed: p.failedAttempts,
-      // The terms the move was worked out from: a PUT during the charge may have changed them.
-      was_frequency: p.billingFrequency,
-      was_anchor_day: p.anchorDay,
-      was_end_date: p.endDate,
-      status: change.status,
-      next_bill_date: change.nextBillDate,
-      next_attempt_on: change.nextAttemptOn,
-      failed_attempts: change.failedAttempts,
-      payment_id: attempt.paymentId ?? null,
-      attempted: attempt.paymentId !== undefined || attempt.failure !== undefined,
-      failure: attempt.failure === undefined ? null : attempt.failure.slice(0, 500),
-    }));
-    const moved = await this.#store.sql.query<{ id: string; status: string }>(
-      `UPDATE recurring_profiles p
-          SET status = m.status,
-              next_bill_date = m.next_bill_date::date,
-              next_attempt_on = m.next_attempt_on::date,
-              failed_attempts = m.failed_attempts,
-              last_payment_id = coalesce(m.payment_id, p.last_payment_id),
-              last_attempt_at = CASE WHEN m.attempted THEN $2::timestamptz ELSE p.last_attempt_at END,
-              last_failure = CASE WHEN m.failure IS NOT NULL THEN m.failure WHEN m.failed_attempts = 0 THEN NULL ELSE p.last_failure END,
-              suspended_at = CASE WHEN m.status = 'suspended' THEN $2::timestamptz ELSE p.suspended_at END,
-              completed_at = CASE WHEN m.status = 'completed' THEN $2::timestamptz ELSE p.completed_at END,
-              lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL
-         FROM jsonb_to_recordset($1::jsonb) AS m(id uuid, was_bill_date date, was_failed smallint, was_frequency text, was_anchor_day smallint,
-              was_end_date date, status text, next_bill_date text, next_attempt_on text, failed_attempts smallint, payment_id uuid,
-              attempted boolean, failure text)
-        WHERE p.id = m.id AND p.status = 'active' AND p.next_bill_date = m.was_bill_date AND p.failed_attempts = m.was_failed
-          AND p.billing_frequency = m.was_frequency AND p.anchor_day = m.was_anchor_day AND p.end_date IS NOT DISTINCT FROM m.was_end_date
-          AND (p.lease_owner IS NULL OR p.lease_owner = $3)
-       RETURNING p.id, p.status`,
-      [JSON.stringify(rows), now, workerId],
-    );
+    const moved = await this.#repository.applyMoves(moves, this.#clock.now(), workerId);
     for (const r of moved) {
       if (r.status === 'suspended') summary.suspended++;
       if (r.status === 'completed') summary.completed++;
@@ -444,10 +341,7 @@ export class BillingService {
     if (moved.length < moves.length) {
       const done = new Set(moved.map((r) => r.id));
       const stale = moves.map((m) => m.profile.id).filter((id) => !done.has(id));
-      await this.#store.sql.query(
-        'UPDATE recurring_profiles SET lease_owner = NULL, lease_claimed_at = NULL, lease_expires_at = NULL WHERE id = ANY($1::uuid[]) AND lease_owner = $2',
-        [stale, workerId],
-      );
+      await this.#repository.releaseLeases(stale, workerId);
     }
   }
 }

@@ -1,96 +1,25 @@
 import type { Clock } from '../../platform/clock.ts';
-import {
-  type BillingFrequency,
-  type BillingSchedule,
-  type CalendarDate,
-  firstBillDateOnOrAfter,
-  parseCalendarDate,
-  toYmd,
-  utcDate,
-} from '../../domain/billing-dates.ts';
-import { profileDateRangeViolations, profileDateViolations, statusAfterUpdate } from '../../domain/billing-profile.ts';
+import { type BillingSchedule, type CalendarDate, firstBillDateOnOrAfter, toYmd, utcDate } from '../../domain/billing-dates.ts';
+import { profileDateViolations, statusAfterUpdate } from '../../domain/billing-profile.ts';
 import { zipProblem } from '../../domain/address.ts';
 import { checkExpiry } from '../../domain/cards.ts';
-import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
+import { type Holder, storedText } from '../../domain/holder.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import { PAYMENT_NO_FEE_GROUP } from '../../domain/fee-schedule.ts';
 import type { FeeLineInput } from '../../domain/fees.ts';
-import { type Cents, MAX_CENTS } from '../../domain/money.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
-import { charities, integrationSources, organizations, recurringProfiles } from '../../platform/database/schema/index.ts';
+import type { Tx } from '../../platform/database/database.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { FeeService } from '../fees/fee-service.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
+import type { ReferenceService } from '../partners/reference-service.ts';
 import type { StoredToken, TokenService } from '../vault/token-service.ts';
-import { and, eq } from '../../platform/database/drizzle.ts';
+import type { RecurringProfileRepository } from './profile-repository.ts';
+import { bad, dateFormViolations, termViolations, withinCalendar } from './profile-rules.ts';
+import type { CreateRecurringProfileInput, RecurringProfile, RecurringProfileTerms, UpdateRecurringProfileInput } from './profile.ts';
 
-export type RecurringProfileRow = typeof recurringProfiles.$inferSelect;
-
-/**
- * The terms of a profile, in domain values (cents, calendar dates, a parsed frequency): what
- * POST /api/recurringProfile carries once read, and what a pay page passes after a first payment.
- */
-export interface RecurringProfileTerms {
-  /** Amount per bill date; with `payFee`, see `preFeeAmountCents`. */
-  amountCents: Cents;
-  startDate: CalendarDate;
-  endDate?: CalendarDate;
-  /** The first bill date; default: the next bill date of the schedule from `startDate` (not in the past). */
-  nextBillDate?: CalendarDate;
-  frequency: BillingFrequency;
-  /**
-   * With `payFee`: the amount before fees, which each charge grosses up by the fee rules (default
-   * `amountCents`). Never above `amountCents`.
-   */
-  preFeeAmountCents?: Cents;
-  payFee?: boolean;
-  /** 1-12; default 12 for a for-profit partner, 1 (Donation) for a non-profit one. */
-  transactionSourceGroupId?: number;
-  /** Percentage text (already in the form the fee rules read: "2.5"). */
-  commissionRateOverride?: string;
-  cardProcessingFeeOverride?: string;
-  surchargeCents?: Cents;
-  externalEventId?: string;
-  externalEventGuid?: string;
-  externalEventName?: string;
-}
-
-/** Who pays, for the charges' records (optional; taken from the token when absent). */
-export interface RecurringPayer {
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  street?: string;
-  city?: string;
-  state?: string;
-  zip?: string;
-  country?: string;
-  currency?: string;
-  externalConstituentId?: string;
-}
-
-export interface CreateRecurringProfileInput extends RecurringProfileTerms {
-  /** A TokenGuid, or the token's CcInfoKey / CheckInfoKey, of the partner. */
-  tokenRef: string;
-  /** One of the partner's integration sources (default: none, the partner's default at charge time is not used). */
-  integrationSourceId?: string;
-  /** One of the partner's processors; default: the partner's default processor now. */
-  processorId?: string;
-  organizationId?: string;
-  charityId?: string;
-  payer?: RecurringPayer;
-  /** The payment that started the profile (a pay link's first charge): its LastPaymentGuid until the first billing. */
-  firstPaymentId?: string;
-}
-
-export interface UpdateRecurringProfileInput extends Partial<RecurringProfileTerms> {
-  /** RecurringProfileGuid */
-  profileId: string;
-  integrationSourceId?: string;
-  /** false: take the partner's current fee rates now (default true: keep the rates the profile has). */
-  useOriginalFees?: boolean;
-}
+export type { CreateRecurringProfileInput, RecurringPayer, RecurringProfile, RecurringProfileTerms, UpdateRecurringProfileInput } from './profile.ts';
 
 /**
  * The token's zip, for the charges' AVS, when the payment rules accept it: a token made through
@@ -102,38 +31,34 @@ function tokenZip(token: StoredToken, country: string | null): string | null {
   return zip && zipProblem(zip, country ?? undefined) === undefined ? zip : null;
 }
 
-
-const bad = (code: RuleName, field: string, message: string): RuleViolation => ({ code, field, message: `'${field}' ${message}.` });
-
-/** The format and the range (PROFILE_DATE_MIN to PROFILE_DATE_MAX) of each date sent, by wire field. */
-function checkDates(input: { startDate?: CalendarDate; endDate?: CalendarDate; nextBillDate?: CalendarDate }, violations: RuleViolation[]) {
-  const inRange: Record<string, CalendarDate> = {};
-  for (const [field, value] of [['StartDate', input.startDate], ['EndDate', input.endDate], ['NextBillDate', input.nextBillDate]] as const) {
-    if (value === undefined) continue;
-    if (!parseCalendarDate(value).ok) violations.push(bad(Rule.InvalidFormat, field, 'must be a date in the form yyyy-MM-dd'));
-    else inRange[field] = value;
-  }
-  violations.push(...profileDateRangeViolations(inRange));
+/** The payer as stored: the fields sent (trimmed; state and country upper-cased), else the token's name, street, zip and constituent id. */
+function payerOf(sent: Holder, token: StoredToken): Holder {
+  const payer: Holder = {};
+  const put = (field: keyof Holder, value: string | null | undefined) => {
+    if (value !== undefined && value !== null) payer[field] = value;
+  };
+  const country = storedText(sent.country)?.toUpperCase() ?? (token.kind === 'bank' ? token.bankCountry : null);
+  put('email', storedText(sent.email));
+  put('firstName', storedText(sent.firstName) ?? token.firstName);
+  put('lastName', storedText(sent.lastName) ?? token.lastName);
+  put('street', storedText(sent.street) ?? token.street);
+  put('city', storedText(sent.city));
+  put('state', storedText(sent.state)?.toUpperCase());
+  put('zip', storedText(sent.zip) ?? tokenZip(token, storedText(sent.country) ?? (token.kind === 'bank' ? token.bankCountry : null)));
+  put('country', country);
+  put('externalConstituentId', storedText(sent.externalConstituentId) ?? token.externalConstituentId);
+  return payer;
 }
 
-/**
- * Date arithmetic that would leave the calendar (RangeError: a year past 9999) is the client's
- * date out of range, not a server error. The range checks keep profiles far from that edge; this
- * is the backstop.
- */
-function withinCalendar<T>(field: string, compute: () => T): T {
-  try {
-    return compute();
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    throw new ValidationError([bad(Rule.OutOfRange, field, 'is out of range: its schedule would leave the calendar')]);
-  }
-}
+const NO_PROFILE = 'No data found: no recurring profile of the partner has this RecurringProfileGuid.';
+
+/** A given reference as compared: trimmed and lower-cased; undefined when absent or blank. */
+const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim().toLowerCase());
 
 /**
- * Recurring profiles: create, update, cancel (issue 6). The schedule arithmetic is in
+ * Recurring profiles: create, update, cancel. The schedule arithmetic is in
  * domain/billing-dates.ts, the state rules in domain/billing-profile.ts, the charging in
- * services/billing.ts.
+ * billing-service.ts.
  *
  * Fees: a profile takes the fee rates of the partner's contract when it is created (the
  * commission rate and, for a card, the card fee rate of its group) and keeps them for every
@@ -142,19 +67,29 @@ function withinCalendar<T>(field: string, compute: () => T): T {
  * TransactionSourceGroupId, takes the contract's rates of that moment instead.
  */
 export class RecurringProfileService {
-  readonly #db: Db;
+  readonly #repository: Pick<RecurringProfileRepository, keyof RecurringProfileRepository>;
   readonly #clock: Clock;
   readonly #ids: Ids;
-  readonly #tokens: TokenService;
-  readonly #processors: ProcessorService;
-  readonly #fees: FeeService;
+  readonly #tokens: Pick<TokenService, 'find'>;
+  readonly #processors: Pick<ProcessorService, 'resolve'>;
+  readonly #references: Pick<ReferenceService, 'resolve'>;
+  readonly #fees: Pick<FeeService, 'quote'>;
 
-  constructor(deps: { db: Db; clock: Clock; ids: Ids; tokens: TokenService; processors: ProcessorService; fees: FeeService }) {
-    this.#db = deps.db;
+  constructor(deps: {
+    repository: Pick<RecurringProfileRepository, keyof RecurringProfileRepository>;
+    clock: Clock;
+    ids: Ids;
+    tokens: Pick<TokenService, 'find'>;
+    processors: Pick<ProcessorService, 'resolve'>;
+    references: Pick<ReferenceService, 'resolve'>;
+    fees: Pick<FeeService, 'quote'>;
+  }) {
+    this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#tokens = deps.tokens;
     this.#processors = deps.processors;
+    this.#references = deps.references;
     this.#fees = deps.fees;
   }
 
@@ -164,10 +99,11 @@ export class RecurringProfileService {
   }
 
   /** A profile of the partner by RecurringProfileGuid; another partner's is not found. */
-  async get(partnerId: string, profileId: string, db: DbOrTx = this.#db): Promise<RecurringProfileRow> {
-    const row = GUID.test(profileId.trim()) ? await this.#find(partnerId, profileId.trim().toLowerCase(), db, false) : undefined;
-    if (!row) throw new NotFoundError('No data found: no recurring profile of the partner has this RecurringProfileGuid.');
-    return row;
+  async get(partnerId: string, profileId: string): Promise<RecurringProfile> {
+    const id = profileId.trim().toLowerCase();
+    const profile = GUID.test(id) ? await this.#repository.find(partnerId, id) : undefined;
+    if (!profile) throw new NotFoundError(NO_PROFILE);
+    return profile;
   }
 
   /**
@@ -175,80 +111,65 @@ export class RecurringProfileService {
    * when a date rule, the token, the processor, the integration source or the fee terms do not
    * hold. Stable signature: the pay page calls it after a first payment.
    */
-  async create(partner: AuthenticatedPartner, input: CreateRecurringProfileInput): Promise<RecurringProfileRow> {
+  async create(partner: AuthenticatedPartner, input: CreateRecurringProfileInput): Promise<RecurringProfile> {
     const today = this.today();
-    const violations: RuleViolation[] = [];
-    this.#checkTerms(input, violations);
-    checkDates(input, violations);
+    const violations: RuleViolation[] = [...termViolations(input), ...dateFormViolations(input)];
     if (violations.length > 0) throw new ValidationError(violations);
 
     const anchorDate = input.nextBillDate ?? input.startDate;
     const schedule: BillingSchedule = { frequency: input.frequency, anchorDay: toYmd(anchorDate).day };
-    const nextBillDate = input.nextBillDate ?? withinCalendar('StartDate', () => firstBillDateOnOrAfter(input.startDate, schedule, today));
+    const nextBillDate = input.nextBillDate ?? withinCalendar('startDate', () => firstBillDateOnOrAfter(input.startDate, schedule, today));
     const dates = { startDate: input.startDate, endDate: input.endDate ?? null, nextBillDate };
     violations.push(...profileDateViolations(dates, today, { nextBillDateGiven: input.nextBillDate !== undefined, requireBillDate: true }));
 
-    const db = this.#db;
-    const token = await this.#token(partner, input.tokenRef, violations, db);
-    const processor = await this.#processor(partner, input.processorId, violations, db);
+    const token = await this.#token(partner, input.tokenRef, violations);
+    const processor = await this.#processor(partner, input.processorId, violations);
     if (token && processor && !processor.paymentMethodTypes.includes(token.paymentMethodTypeId)) {
-      violations.push(bad(Rule.PaymentMethodNotAccepted, 'TokenGuid', `cannot be charged: the processor does not accept ${token.kind === 'card' ? (token.cardType ?? 'this card') : 'ACH'} payments`));
+      violations.push(bad(Rule.PaymentMethodNotAccepted, 'tokenRef', `cannot be charged: the processor does not accept ${token.kind === 'card' ? (token.cardType ?? 'this card') : 'ACH'} payments`));
     }
-    await this.#checkReferences(partner.id, input, violations, db);
+    violations.push(...(await this.#unknownReferences(partner.id, input)));
     if (violations.length > 0 || !token || !processor) throw new ValidationError(violations);
 
     const groupId = input.transactionSourceGroupId ?? (partner.kind === 'for-profit' ? PAYMENT_NO_FEE_GROUP : 1);
-    const fees = await this.#takeFees(partner, token, { ...input, transactionSourceGroupId: groupId }, db);
+    const fees = await this.#takeFees(partner, token, { ...input, transactionSourceGroupId: groupId });
     const now = this.#clock.now();
-    const payer = input.payer ?? {};
-    const text = (v: string | undefined | null) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
-    const [row] = await db
-      .insert(recurringProfiles)
-      .values({
-        id: this.#ids.uuid(),
-        partnerId: partner.id,
-        tokenId: token.id,
-        processorId: processor.id,
-        integrationSourceId: text(input.integrationSourceId)?.toLowerCase() ?? null,
-        organizationId: text(input.organizationId)?.toLowerCase() ?? null,
-        charityId: text(input.charityId)?.toLowerCase() ?? null,
-        status: 'active',
-        billingFrequency: input.frequency,
-        anchorDay: schedule.anchorDay,
-        startDate: input.startDate,
-        endDate: input.endDate ?? null,
-        nextBillDate,
-        nextAttemptOn: nextBillDate,
-        failedAttempts: 0,
-        lastPaymentId: input.firstPaymentId ?? null,
-        amountCents: input.amountCents,
-        preFeeAmountCents: input.preFeeAmountCents ?? null,
-        payFee: input.payFee ?? false,
-        transactionSourceGroupId: groupId,
-        commissionRateOverride: input.commissionRateOverride ?? null,
-        cardProcessingFeeOverride: input.cardProcessingFeeOverride ?? null,
-        surchargeCents: input.surchargeCents ?? null,
-        feeCommissionRate: fees.commissionRate,
-        feeCardRate: fees.cardRate,
-        feesTakenAt: now,
-        externalEventId: text(input.externalEventId),
-        externalEventGuid: text(input.externalEventGuid)?.toLowerCase() ?? null,
-        externalEventName: text(input.externalEventName),
-        email: text(payer.email),
-        firstName: text(payer.firstName) ?? token.firstName,
-        lastName: text(payer.lastName) ?? token.lastName,
-        street: text(payer.street) ?? token.street,
-        city: text(payer.city),
-        state: text(payer.state)?.toUpperCase() ?? null,
-        zip: text(payer.zip) ?? tokenZip(token, text(payer.country) ?? (token.kind === 'bank' ? token.bankCountry : null)),
-        country: text(payer.country)?.toUpperCase() ?? (token.kind === 'bank' ? token.bankCountry : null),
-        currency: text(payer.currency)?.toUpperCase() ?? null,
-        externalConstituentId: text(payer.externalConstituentId) ?? token.externalConstituentId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return row!;
+    const sent = input.payer ?? {};
+    const text = (v: string | undefined) => storedText(v) ?? null;
+    return this.#repository.insert({
+      id: this.#ids.uuid(),
+      partnerId: partner.id,
+      tokenId: token.id,
+      processorId: processor.id,
+      integrationSourceId: given(input.integrationSourceId) ?? null,
+      organizationId: given(input.organizationId) ?? null,
+      charityId: given(input.charityId) ?? null,
+      status: 'active',
+      billingFrequency: input.frequency,
+      anchorDay: schedule.anchorDay,
+      startDate: input.startDate,
+      endDate: input.endDate ?? null,
+      nextBillDate,
+      nextAttemptOn: nextBillDate,
+      failedAttempts: 0,
+      lastPaymentId: input.firstPaymentId ?? null,
+      amountCents: input.amountCents,
+      preFeeAmountCents: input.preFeeAmountCents ?? null,
+      payFee: input.payFee ?? false,
+      transactionSourceGroupId: groupId,
+      commissionRateOverride: input.commissionRateOverride ?? null,
+      cardProcessingFeeOverride: input.cardProcessingFeeOverride ?? null,
+      surchargeCents: input.surchargeCents ?? null,
+      feeCommissionRate: fees.commissionRate,
+      feeCardRate: fees.cardRate,
+      feesTakenAt: now,
+      externalEventId: text(input.externalEventId),
+      externalEventGuid: given(input.externalEventGuid) ?? null,
+      externalEventName: text(input.externalEventName),
+      payer: payerOf(sent, token),
+      currency: storedText(sent.currency)?.toUpperCase() ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   /**
@@ -257,14 +178,13 @@ export class RecurringProfileService {
    * date completes the profile. The row is locked while it changes, so an update and a
    * cancellation of one profile never interleave.
    */
-  async update(partner: AuthenticatedPartner, input: UpdateRecurringProfileInput): Promise<RecurringProfileRow> {
-    const violations: RuleViolation[] = [];
-    this.#checkTerms(input, violations);
-    checkDates(input, violations);
-    return this.#db.transaction(async (tx) => {
+  async update(partner: AuthenticatedPartner, input: UpdateRecurringProfileInput): Promise<RecurringProfile> {
+    const violations: RuleViolation[] = [...termViolations(input), ...dateFormViolations(input)];
+    const unknownSource = input.integrationSourceId === undefined ? [] : await this.#unknownReferences(partner.id, { integrationSourceId: input.integrationSourceId });
+    return this.#repository.transaction(async (tx) => {
       const current = await this.#locked(partner.id, input.profileId, tx);
       if (current.status === 'cancelled') {
-        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a cancelled profile, which cannot be updated')]);
+        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'profileId', 'names a cancelled profile, which cannot be updated')]);
       }
       if (violations.length > 0) throw new ValidationError(violations);
       const today = this.today();
@@ -282,16 +202,16 @@ export class RecurringProfileService {
       if (preFee !== null && preFee > amount && !bothGiven) {
         violations.push(
           input.preFeeAmountCents !== undefined
-            ? bad(Rule.RecurringPreFeeAboveAmount, 'PreFeeAmount', "must not be more than the profile's Amount")
-            : bad(Rule.RecurringPreFeeAboveAmount, 'Amount', "must not be less than the profile's PreFeeAmount"),
+            ? bad(Rule.RecurringPreFeeAboveAmount, 'preFeeAmountCents', "must not be more than the profile's Amount")
+            : bad(Rule.RecurringPreFeeAboveAmount, 'amountCents', "must not be less than the profile's PreFeeAmount"),
         );
       }
       const status = statusAfterUpdate(current.status, { nextBillDate, endDate: dates.endDate, nextBillDateGiven });
       if (status === 'active' && current.status !== 'active' && !nextBillDateGiven && nextBillDate < today) {
         // Resuming on a bill date that has passed would bill every date since at once.
-        violations.push(bad(Rule.RecurringNextBillDateInPast, 'NextBillDate', `is required to resume the profile: its next bill date ${nextBillDate} has passed`));
+        violations.push(bad(Rule.RecurringNextBillDateInPast, 'nextBillDate', `is required to resume the profile: its next bill date ${nextBillDate} has passed`));
       }
-      if (input.integrationSourceId !== undefined) await this.#checkReferences(partner.id, { integrationSourceId: input.integrationSourceId }, violations, tx);
+      violations.push(...unknownSource);
       if (violations.length > 0) throw new ValidationError(violations);
 
       const groupId = input.transactionSourceGroupId ?? current.transactionSourceGroupId;
@@ -306,7 +226,7 @@ export class RecurringProfileService {
       let fees = { commissionRate: current.feeCommissionRate, cardRate: current.feeCardRate };
       if (feeTermsChanged || retakeFees) {
         const token = await this.#tokens.find(partner.id, current.tokenId, tx);
-        if (!token) throw new ValidationError([bad(Rule.UnknownReference, 'TokenGuid', "of the profile is no longer one of the partner's active tokens")]);
+        if (!token) throw new ValidationError([bad(Rule.UnknownReference, 'tokenRef', "of the profile is no longer one of the partner's active tokens")]);
         const quoted = await this.#takeFees(
           partner,
           token,
@@ -325,14 +245,14 @@ export class RecurringProfileService {
 
       const now = this.#clock.now();
       const text = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim());
-      const [row] = await tx
-        .update(recurringProfiles)
-        .set({
+      return this.#repository.update(
+        current.id,
+        {
           status,
           billingFrequency: input.frequency,
           // A new bill date, or a new frequency, anchors on the next bill date's day: a Weekly
           // profile turned Monthly must not keep its first date's day (nine days to the next charge).
-          anchorDay: nextBillDateGiven || (input.frequency !== undefined && input.frequency !== current.billingFrequency) ? withinCalendar('NextBillDate', () => toYmd(nextBillDate).day) : undefined,
+          anchorDay: nextBillDateGiven || (input.frequency !== undefined && input.frequency !== current.billingFrequency) ? withinCalendar('nextBillDate', () => toYmd(nextBillDate).day) : undefined,
           startDate: input.startDate,
           endDate: input.endDate,
           nextBillDate: input.nextBillDate,
@@ -354,114 +274,77 @@ export class RecurringProfileService {
           // Reopened (a later EndDate): no longer completed.
           completedAt: status === 'completed' && current.status !== 'completed' ? now : status !== 'completed' && current.status === 'completed' ? null : undefined,
           updatedAt: now,
-        })
-        .where(eq(recurringProfiles.id, current.id))
-        .returning();
-      return row!;
+        },
+        tx,
+      );
     });
   }
 
   /** DELETE: the profile is cancelled for good; it and its payments stay for history. */
-  async cancel(partner: AuthenticatedPartner, profileId: string): Promise<RecurringProfileRow> {
-    return this.#db.transaction(async (tx) => {
+  async cancel(partner: AuthenticatedPartner, profileId: string): Promise<RecurringProfile> {
+    return this.#repository.transaction(async (tx) => {
       const current = await this.#locked(partner.id, profileId, tx);
       if (current.status === 'cancelled') {
-        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'RecurringProfileGuid', 'names a profile that is already cancelled')]);
+        throw new ValidationError([bad(Rule.RecurringProfileCancelled, 'profileId', 'names a profile that is already cancelled')]);
       }
       const now = this.#clock.now();
-      const [row] = await tx
-        .update(recurringProfiles)
-        .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
-        .where(eq(recurringProfiles.id, current.id))
-        .returning();
-      return row!;
+      return this.#repository.update(current.id, { status: 'cancelled', cancelledAt: now, updatedAt: now }, tx);
     });
   }
 
-  async #find(partnerId: string, id: string, db: DbOrTx, lock: boolean): Promise<RecurringProfileRow | undefined> {
-    const query = db
-      .select()
-      .from(recurringProfiles)
-      .where(and(eq(recurringProfiles.id, id), eq(recurringProfiles.partnerId, partnerId)));
-    const [row] = lock ? await query.for('update') : await query;
-    return row;
-  }
-
-  async #locked(partnerId: string, profileId: string, tx: DbOrTx): Promise<RecurringProfileRow> {
+  async #locked(partnerId: string, profileId: string, tx: Tx): Promise<RecurringProfile> {
     const id = profileId.trim().toLowerCase();
-    const row = GUID.test(id) ? await this.#find(partnerId, id, tx, true) : undefined;
-    if (!row) throw new NotFoundError('No data found: no recurring profile of the partner has this RecurringProfileGuid.');
-    return row;
+    const profile = GUID.test(id) ? await this.#repository.find(partnerId, id, { tx, lock: true }) : undefined;
+    if (!profile) throw new NotFoundError(NO_PROFILE);
+    return profile;
   }
 
-  /** The amount rules of the terms given (create: all; update: those sent). */
-  #checkTerms(terms: Partial<RecurringProfileTerms>, violations: RuleViolation[]) {
-    const positive = (field: string, cents: Cents | undefined) => {
-      if (cents === undefined) return;
-      if (!Number.isInteger(cents) || cents <= 0) violations.push(bad(Rule.OutOfRange, field, 'must be greater than 0'));
-      else if (cents > MAX_CENTS) violations.push(bad(Rule.OutOfRange, field, 'must be at most 9999999999.99'));
-    };
-    positive('Amount', terms.amountCents);
-    positive('PreFeeAmount', terms.preFeeAmountCents);
-    if (terms.surchargeCents !== undefined && (!Number.isInteger(terms.surchargeCents) || terms.surchargeCents < 0)) {
-      violations.push(bad(Rule.OutOfRange, 'Surcharge', 'must not be negative'));
-    }
-    if (terms.amountCents !== undefined && terms.preFeeAmountCents !== undefined && terms.preFeeAmountCents > terms.amountCents) {
-      violations.push(bad(Rule.RecurringPreFeeAboveAmount, 'PreFeeAmount', 'must not be more than Amount'));
-    }
-    if (terms.externalEventGuid !== undefined && terms.externalEventGuid.trim() !== '' && !GUID.test(terms.externalEventGuid.trim())) {
-      violations.push(bad(Rule.InvalidFormat, 'ExternalEventGuid', 'must be a GUID'));
-    }
-  }
-
-  async #token(partner: AuthenticatedPartner, ref: string, violations: RuleViolation[], db: DbOrTx): Promise<StoredToken | undefined> {
-    const token = ref.trim() === '' ? undefined : await this.#tokens.find(partner.id, ref, db);
+  async #token(partner: AuthenticatedPartner, ref: string, violations: RuleViolation[]): Promise<StoredToken | undefined> {
+    const token = ref.trim() === '' ? undefined : await this.#tokens.find(partner.id, ref);
     if (!token) {
-      violations.push(bad(Rule.UnknownReference, 'TokenGuid', "is not one of the partner's active tokens (a TokenGuid, CcInfoKey or CheckInfoKey)"));
+      violations.push(bad(Rule.UnknownReference, 'tokenRef', "is not one of the partner's active tokens (a TokenGuid, CcInfoKey or CheckInfoKey)"));
       return undefined;
     }
     if (token.kind === 'card' && checkExpiry(token.expMonth, token.expYear, this.#clock.now()).length > 0) {
-      violations.push(bad(Rule.CardExpired, 'TokenGuid', 'is a card that has expired'));
+      violations.push(bad(Rule.CardExpired, 'tokenRef', 'is a card that has expired'));
     }
     return token;
   }
 
-  async #processor(partner: AuthenticatedPartner, processorId: string | undefined, violations: RuleViolation[], db: DbOrTx) {
+  async #processor(partner: AuthenticatedPartner, processorId: string | undefined, violations: RuleViolation[]) {
     try {
-      return await this.#processors.resolve(partner, { processorId: processorId?.trim() || undefined }, db);
+      return await this.#processors.resolve(partner, { processorId: processorId?.trim() || undefined });
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       violations.push(
         processorId?.trim()
-          ? bad(Rule.UnknownReference, 'ProcessorGuid', "is not one of the partner's processors")
-          : bad(Rule.ProcessorRequired, 'ProcessorGuid', 'is required: the partner has no default processor to charge the profile with'),
+          ? bad(Rule.UnknownReference, 'processorId', "is not one of the partner's processors")
+          : bad(Rule.ProcessorRequired, 'processorId', 'is required: the partner has no default processor to charge the profile with'),
       );
       return undefined;
     }
   }
 
-  /** The integration source, organization and charity named must be the partner's (the charity: in the directory). */
-  async #checkReferences(partnerId: string, refs: { integrationSourceId?: string; organizationId?: string; charityId?: string }, violations: RuleViolation[], db: DbOrTx) {
-    const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim().toLowerCase());
-    const source = given(refs.integrationSourceId);
-    if (source !== undefined) {
-      const [row] = GUID.test(source)
-        ? await db.select({ id: integrationSources.id }).from(integrationSources).where(and(eq(integrationSources.id, source), eq(integrationSources.partnerId, partnerId)))
-        : [];
-      if (!row) violations.push(bad(Rule.UnknownReference, 'IntegrationSource', "is not one of the partner's integration sources"));
+  /**
+   * The integration source, organization and charity named that are not the partner's (the
+   * charity: not in the directory), found in one look-up of the partner's references.
+   */
+  async #unknownReferences(partnerId: string, refs: { integrationSourceId?: string; organizationId?: string; charityId?: string }): Promise<RuleViolation[]> {
+    const named = { integrationSourceId: given(refs.integrationSourceId), organizationId: given(refs.organizationId), charityId: given(refs.charityId) };
+    const guid = (id: string | undefined) => (id !== undefined && GUID.test(id) ? id : undefined);
+    const query = { integrationSourceId: guid(named.integrationSourceId), organizationId: guid(named.organizationId), charityId: guid(named.charityId) };
+    const found = Object.values(query).some((id) => id !== undefined) ? await this.#references.resolve(partnerId, query) : undefined;
+    const violations: RuleViolation[] = [];
+    if (named.integrationSourceId !== undefined && (query.integrationSourceId === undefined || !found?.integrationSource)) {
+      violations.push(bad(Rule.UnknownReference, 'integrationSourceId', "is not one of the partner's integration sources"));
     }
-    const org = given(refs.organizationId);
-    if (org !== undefined) {
-      const [row] = GUID.test(org)
-        ? await db.select({ id: organizations.id }).from(organizations).where(and(eq(organizations.id, org), eq(organizations.partnerId, partnerId)))
-        : [];
-      if (!row) violations.push(bad(Rule.UnknownReference, 'OrganizationGuid', "is not one of the partner's organizations"));
+    if (named.organizationId !== undefined && (query.organizationId === undefined || !found?.organizationId)) {
+      violations.push(bad(Rule.UnknownReference, 'organizationId', "is not one of the partner's organizations"));
     }
-    const charity = given(refs.charityId);
-    if (charity !== undefined) {
-      const [row] = GUID.test(charity) ? await db.select({ id: charities.id }).from(charities).where(eq(charities.id, charity)) : [];
-      if (!row) violations.push(bad(Rule.UnknownReference, 'CharityId', 'is not a charity of the directory'));
+    if (named.charityId !== undefined && (query.charityId === undefined || !found?.charityId)) {
+      violations.push(bad(Rule.UnknownReference, 'charityId', 'is not a charity of the directory'));
     }
+    return violations;
   }
 
   /**
@@ -473,7 +356,7 @@ export class RecurringProfileService {
     partner: AuthenticatedPartner,
     token: StoredToken,
     terms: Pick<RecurringProfileTerms, 'amountCents' | 'preFeeAmountCents' | 'payFee' | 'transactionSourceGroupId' | 'commissionRateOverride' | 'cardProcessingFeeOverride'>,
-    db: DbOrTx,
+    tx?: Tx,
   ): Promise<{ commissionRate: string; cardRate: string | null }> {
     const line: FeeLineInput = {
       transactionSourceGroupId: terms.transactionSourceGroupId!,
@@ -485,13 +368,13 @@ export class RecurringProfileService {
       taxCents: 0,
     };
     try {
-      const quote = await this.#fees.quote(partner, { lines: [line], tokenRef: token.id, lineField: (_i, field) => field }, db);
+      const quote = await this.#fees.quote(partner, { lines: [line], tokenRef: token.id, lineField: (_i, field) => field }, tx);
       const b = quote.lines[0]!;
       return { commissionRate: b.totalCommissionRate, cardRate: token.kind === 'card' ? b.cardFeeRate : null };
     } catch (err) {
       if (err instanceof NotFoundError) {
         throw new ValidationError([
-          bad(Rule.NoFeeSchedule, 'TransactionSourceGroupId', `cannot be used: the partner's contract has no fee schedule for group ${line.transactionSourceGroupId}`),
+          bad(Rule.NoFeeSchedule, 'transactionSourceGroupId', `cannot be used: the partner's contract has no fee schedule for group ${line.transactionSourceGroupId}`),
         ]);
       }
       throw err;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeeSchedule } from '../../../src/domain/fee-schedule.ts';
 import { cryptoIds } from '../../../src/platform/ids.ts';
 import { BillingService, DEFAULT_LEASE_MS } from '../../../src/modules/recurring/billing-service.ts';
+import { BillingRepository } from '../../../src/modules/recurring/billing-repository.ts';
 import { type TestContext, createTestContext, withSimulator } from '../../helpers/context.ts';
 import {
   DECLINED_CARD,
@@ -271,7 +272,7 @@ describe('amounts and fees of a charge', () => {
 describe('exactly once across crashes and reruns', () => {
   /** A worker of its own, with fault hooks. */
   const workerWith = (faults: NonNullable<ConstructorParameters<typeof BillingService>[0]['faults']>) =>
-    new BillingService({ log: testLogger(), store: ctx.store, clock: ctx.clock, ids: cryptoIds, payments: ctx.services.payments, retryDays: [1, 3, 7], faults });
+    new BillingService({ log: testLogger(), repository: new BillingRepository(ctx.store), clock: ctx.clock, ids: cryptoIds, payments: ctx.services.payments, retryDays: [1, 3, 7], faults });
   const crashingWorker = (when: 'afterCharge') =>
     workerWith({
       [when]: () => {

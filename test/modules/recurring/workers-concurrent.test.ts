@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/platform/clock.ts';
 import { testConfig } from '../../../src/config.ts';
 import { cryptoIds } from '../../../src/platform/ids.ts';
 import { BillingService, DEFAULT_LEASE_MS } from '../../../src/modules/recurring/billing-service.ts';
+import { BillingRepository } from '../../../src/modules/recurring/billing-repository.ts';
 import { createServices, type Services } from '../../../src/composition.ts';
 import { openPostgres, type Store } from '../../../src/platform/database/database.ts';
 import { type TestPartner, seedTestPartner } from '../../helpers/context.ts';
@@ -119,7 +120,7 @@ describe('two billing workers on the same due profiles', () => {
     const chargedSignal = new Promise<void>((r) => (charged = r));
     const slow = new BillingService({
       log: testLogger(),
-      store: storeA,
+      repository: new BillingRepository(storeA),
       clock,
       ids: cryptoIds,
       payments: a.payments,
