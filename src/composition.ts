@@ -23,7 +23,9 @@ import { RecurringProfileService } from './modules/recurring/profile-service.ts'
 import { RefundVoidService } from './modules/adjustments/refund-void-service.ts';
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
+import { TokenRepository } from './modules/vault/token-repository.ts';
 import { TokenService } from './modules/vault/token-service.ts';
+import { VaultService } from './modules/vault/vault-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
 import type { RootLogger } from './platform/logging.ts';
@@ -44,7 +46,9 @@ export interface Services {
   references: ReferenceService;
   processorAdapters: ProcessorRegistry;
   fees: FeeService;
+  /** The vault itself: the composition root's and tests'; edges use `vaultService`. */
   vault: Vault;
+  vaultService: VaultService;
   tokens: TokenService;
   gatewaySessions: GatewaySessionService;
   gatewayUsers: GatewayUserService;
@@ -67,7 +71,8 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
-  const tokens = new TokenService(store.db, clock, ids, vault);
+  const tokens = new TokenService({ repository: new TokenRepository(store.db), clock, ids, vault });
+  const vaultService = new VaultService({ vault, tokens, clock });
   const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
   const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
@@ -90,7 +95,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

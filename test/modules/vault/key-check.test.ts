@@ -52,10 +52,10 @@ describe('the vault key check at start', () => {
     expect(() => services.vault.rotate()).toThrow(/is missing while stored tokens are sealed/);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
     // The pay page's form tokens still work, on this server (their own key; they failed with 500: a review).
-    const forms = new FormTokens(services.vault, ctx.clock);
+    const forms = new FormTokens(services.vaultService.formTokenKey(), ctx.clock);
     const form = forms.issue('L'.repeat(24));
     expect(forms.verify('L'.repeat(24), form)).toBe(true);
-    expect(new FormTokens(services.vault, ctx.clock).verify('L'.repeat(24), form)).toBe(false);
+    expect(new FormTokens(services.vaultService.formTokenKey(), ctx.clock).verify('L'.repeat(24), form)).toBe(false);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
 
     // The key file comes back (here: another file, as an operator might restore the wrong one):
