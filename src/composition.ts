@@ -8,6 +8,7 @@ import { CharityService } from './modules/charities/search-service.ts';
 import { FeeService } from './modules/fees/fee-service.ts';
 import { GatewayService } from './modules/gateway/gateway-service.ts';
 import { GatewaySessionService } from './modules/partners/gateway-session-service.ts';
+import { GatewayUserRepository } from './modules/gateway/gateway-user-repository.ts';
 import { GatewayUserService } from './modules/gateway/gateway-user-service.ts';
 import { PartnerService } from './modules/partners/partner-service.ts';
 import { BillingService } from './modules/recurring/billing-service.ts';
@@ -74,7 +75,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const tokens = new TokenService({ repository: new TokenRepository(store.db), clock, ids, vault });
   const vaultService = new VaultService({ vault, tokens, clock });
   const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
-  const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
+  const gatewayUsers = new GatewayUserService({ repository: new GatewayUserRepository(store.db), clock, ids, sessions: gatewaySessions });
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
