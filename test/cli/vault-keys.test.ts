@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/platform/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { cryptoIds } from '../../../src/platform/ids.ts';
-import { createServices, type Services } from '../../../src/composition.ts';
-import { openStore, type Store } from '../../../src/platform/database/database.ts';
-import { keyFilePath } from '../../../src/modules/vault/key-file.ts';
-import { generateKey } from '../../../src/modules/vault/keys.ts';
-import { seedTestPartner } from '../../helpers/context.ts';
-import { runCliProcess, startService } from '../../helpers/process.ts';
-import { processStore } from '../../helpers/store.ts';
-import { testLogger } from '../../helpers/logger.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
+import { openStore, type Store } from '../../src/platform/database/database.ts';
+import { keyFilePath } from '../../src/modules/vault/key-file.ts';
+import { generateKey } from '../../src/modules/vault/keys.ts';
+import { seedTestPartner } from '../helpers/context.ts';
+import { runCliProcess, startService } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /**
  * `payments vault rotate-key` as an operator runs it: a real process on the same store and data

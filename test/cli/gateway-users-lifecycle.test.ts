@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/platform/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { cryptoIds } from '../../../src/platform/ids.ts';
-import { createServices, type Services } from '../../../src/composition.ts';
-import { openStore } from '../../../src/platform/database/database.ts';
-import { seedTestPartner } from '../../helpers/context.ts';
-import { runCliProcess } from '../../helpers/process.ts';
-import { processStore } from '../../helpers/store.ts';
-import { testLogger } from '../../helpers/logger.ts';
-import { answeringAsGateway } from '../../helpers/gateway-results.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
+import { openStore } from '../../src/platform/database/database.ts';
+import { seedTestPartner } from '../helpers/context.ts';
+import { runCliProcess } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
+import { answeringAsGateway } from '../helpers/gateway-results.ts';
 
 /** `payments gateway-user ...` as an operator runs it, on this run's kind of store. */
 let env: Record<string, string>;
