@@ -226,7 +226,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   app.post(GATEWAY_PATH, hidden, async (request, reply) => {
     const soap = request.body as SoapRequest | Params | undefined;
     if (soap === undefined) {
-      // No body and no Content-Type: nothing was parsed (it reached routeSoap as undefined: a 500).
+      // No body and no Content-Type: nothing was parsed, so there is no request to route.
       return sendError(request, reply, 415, 'Client', TYPES_TAKEN);
     }
     if (soap instanceof Map) {

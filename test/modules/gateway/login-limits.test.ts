@@ -91,7 +91,7 @@ describe('failed logins per username', () => {
     expect(locked).toEqual({ code: 'Invalid_Login', error: 'Too many failed logins for this Username; try again later.' });
     expect(fake.checks).toHaveLength(10);
     // Another username from there is not locked, nor this one from another address: a guesser
-    // cannot lock the integration out (a security review found the username-wide lock of 10 could).
+    // cannot lock the integration out.
     expect((await gateway.getClientSessionId({ username: 'bob', password: 'x' }, from('198.51.100.7'))).error).toBe('Invalid Username or Password.');
     expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.5'))).code).toBe('OK');
     clock.advance(15 * 60_000 - 1);
