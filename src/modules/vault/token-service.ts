@@ -96,7 +96,7 @@ function problemViolation(field: string, problem: CardProblem | BankProblem): Vi
   return { code: problem.kind === 'required' ? Rule.Required : Rule.InvalidFormat, field, message: `{${field}} ${problem.message}.` };
 }
 
-function tokenHolder(holder: Partial<Holder>, options: TokenOptions, nameOnAccount?: string): TokenHolder {
+function tokenHolder(holder: Holder, options: TokenOptions, nameOnAccount?: string): TokenHolder {
   return {
     firstName: storedText(holder.firstName),
     lastName: storedText(holder.lastName),
@@ -174,7 +174,7 @@ export class TokenService {
    * Stores a checked card (its number and expiry are not checked again). The holder's fields are
    * stored trimmed, within HOLDER_LIMITS (a ValidationError otherwise). The CVV is never stored.
    */
-  async storeCard(partnerId: string, card: CheckedCard, holder: Partial<Holder>, options: TokenOptions, tx?: DbOrTx): Promise<StoredToken> {
+  async storeCard(partnerId: string, card: CheckedCard, holder: Holder, options: TokenOptions, tx?: DbOrTx): Promise<StoredToken> {
     const stored = tokenHolder(holder, options);
     const violations = holderViolations(stored);
     if (violations.length) throw new ValidationError(violations);
@@ -185,7 +185,7 @@ export class TokenService {
   async storeBankAccount(
     partnerId: string,
     account: CheckedBankAccount,
-    holder: Partial<Holder>,
+    holder: Holder,
     options: TokenOptions & BankAccountDetails,
     tx?: DbOrTx,
   ): Promise<StoredToken> {
