@@ -8,6 +8,7 @@ import { CharityService } from './modules/charities/search-service.ts';
 import { FeeService } from './modules/fees/fee-service.ts';
 import { GatewayService } from './modules/gateway/gateway-service.ts';
 import { GatewaySessionService } from './modules/partners/gateway-session-service.ts';
+import { GatewayUserRepository } from './modules/gateway/gateway-user-repository.ts';
 import { GatewayUserService } from './modules/gateway/gateway-user-service.ts';
 import { PartnerService } from './modules/partners/partner-service.ts';
 import { BillingRepository } from './modules/recurring/billing-repository.ts';
@@ -32,7 +33,9 @@ import { AdjustmentRepository } from './modules/adjustments/adjustment-repositor
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { SettlementRepository } from './modules/adjustments/settlement-repository.ts';
+import { TokenRepository } from './modules/vault/token-repository.ts';
 import { TokenService } from './modules/vault/token-service.ts';
+import { VaultService } from './modules/vault/vault-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
 import type { RootLogger } from './platform/logging.ts';
@@ -55,7 +58,9 @@ export interface Services {
   pendingWrites: PendingWrites;
   processorAdapters: ProcessorRegistry;
   fees: FeeService;
+  /** The vault itself: the composition root's and tests'; edges use `vaultService`. */
   vault: Vault;
+  vaultService: VaultService;
   tokens: TokenService;
   gatewaySessions: GatewaySessionService;
   gatewayUsers: GatewayUserService;
@@ -78,9 +83,10 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
-  const tokens = new TokenService(store.db, clock, ids, vault);
+  const tokens = new TokenService({ repository: new TokenRepository(store.db), clock, ids, vault });
+  const vaultService = new VaultService({ vault, tokens, clock });
   const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
-  const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
+  const gatewayUsers = new GatewayUserService({ repository: new GatewayUserRepository(store.db), clock, ids, sessions: gatewaySessions });
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
@@ -102,7 +108,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

@@ -40,11 +40,11 @@ const session = await services.gateway.getClientSessionId({ username, password: 
 
 if (process.env.GATEWAY_BENCH_SERVICE === 'stub') {
   services.gateway.getToken = async (args) => ({
-    code: 'OK',
+    ok: true,
     customerId: 'Bench-BenchDonor-20261121120000',
-    clientSessionId: args.clientSessionId,
+    clientSessionId: args.clientSessionId!,
     customerKey: '5000001',
-    ccInfoKey: '1000001',
+    gatewayKey: '1000001',
   });
 }
 
@@ -84,7 +84,7 @@ if (mode === 'fastify') {
   close = () => new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-process.stdout.write(`READY ${port} ${JSON.stringify({ mode, service: process.env.GATEWAY_BENCH_SERVICE ?? 'real', store: store.kind, clientSessionId: session.clientSessionId, namespace: config.soapNamespace })}\n`);
+process.stdout.write(`READY ${port} ${JSON.stringify({ mode, service: process.env.GATEWAY_BENCH_SERVICE ?? 'real', store: store.kind, clientSessionId: session.ok ? session.clientSessionId : undefined, namespace: config.soapNamespace })}\n`);
 
 const stop = async () => {
   await close();

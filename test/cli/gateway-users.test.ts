@@ -36,13 +36,10 @@ function cliWithStdin(stdin: string, ...args: string[]): Promise<{ code: number 
 describe('payments gateway-user errors', { timeout: 180_000 }, () => {
   it('say the words without the SOAP result code in front', async () => {
     expect((await cli('create', clientId, '--username', 'audit-gw', '--vendor', 'V')).code).toBe(0);
-    // Was: error: Username_Already_In_Use: "audit-gw" is taken
     const taken = await cli('create', clientId, '--username', 'audit-gw', '--vendor', 'V');
     expect([taken.code, taken.stderr]).toEqual([2, 'error: "audit-gw" is taken\n']);
-    // Was: error: InValidPassword: a password has at least 12 characters
     const short = await cliWithStdin('short\n', 'reset-password', 'audit-gw', '--password-stdin');
     expect([short.code, short.stderr]).toEqual([2, 'error: a password has at least 12 characters\n']);
-    // Was: error: User_Not_Found: no gateway user "nosuch"
     const unknown = await cli('disable', 'nosuch');
     expect([unknown.code, unknown.stderr]).toEqual([1, 'error: no gateway user "nosuch"\n']);
     const chars = await cli('create', clientId, '--username', 'bad name!', '--vendor', 'V');

@@ -25,3 +25,11 @@ export function rethrowAsWire(err: unknown): never {
   const violations = (err as { violations?: Violation[] } | null)?.violations;
   throw violations ? Object.assign(err as object, { violations: asWire(violations) }) : err;
 }
+
+/**
+ * Violations of a service that no edge says as they are (a token service's, checked again by each
+ * surface before): each `{field}` placeholder written as `'field'`, the service's own name quoted.
+ */
+export function withQuotedFields<V extends { message: string }>(violations: readonly V[]): V[] {
+  return violations.map((v) => ({ ...v, message: v.message.replace(/\{([A-Za-z_][\w.[\]]*)\}/g, "'$1'") }));
+}

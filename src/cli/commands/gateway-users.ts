@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { GATEWAY_CODES } from '../../modules/gateway/gateway-service.ts';
 import { type Command, type CommandOption, UsageError, clientIdArg, requiredPositional, requiredString } from '../command.ts';
 
 const PASSWORD_STDIN: CommandOption = {
@@ -16,20 +15,7 @@ function passwordFromStdin(): string {
   return line;
 }
 
-/**
- * The service's errors start with the SOAP gateway's result code ("User_Not_Found: no gateway user
- * ..."), which the gateway answers with; an operator reads the words only. The error keeps its
- * type, and with it the exit code.
- */
-function withoutGatewayCode(err: unknown): never {
-  if (err instanceof Error) {
-    const code = /^(\w+): /.exec(err.message);
-    if (code && (GATEWAY_CODES as readonly string[]).includes(code[1]!)) err.message = err.message.slice(code[0].length);
-  }
-  throw err;
-}
-
-const commands: Command[] = [
+export const gatewayUserCommands: Command[] = [
   {
     name: 'gateway-user create',
     summary: "create a SOAP gateway user for a partner; prints the password once (generated unless --password-stdin)",
@@ -98,10 +84,3 @@ const commands: Command[] = [
     },
   },
 ];
-
-export const gatewayUserCommands: Command[] = commands.map((command) => ({
-  ...command,
-  run(ctx, args) {
-    return command.run.call(this, ctx, args).catch(withoutGatewayCode);
-  },
-}));

@@ -1,5 +1,4 @@
-import { generateKey } from '../../modules/vault/keys.ts';
-import { refuseNewKeyFileIfLost } from '../../modules/vault/key-check.ts';
+import { newVaultKey } from '../../modules/vault/vault-service.ts';
 import type { Command } from '../command.ts';
 
 /**
@@ -13,17 +12,9 @@ export const vaultCommands: Command[] = [
     summary: 'show where the vault keys live, the current key and how many tokens each key holds',
     usage: 'vault status',
     async run(ctx) {
-      const { vault, tokens } = await ctx.services();
-      const usage = await tokens.keyUsage();
-      const known = new Set(vault.keyIds());
-      // Reading the status never creates a key file.
-      const current = vault.kind === 'file' ? safeCurrent(vault) : vault.currentKeyId();
-      const report = {
-        keys: vault.describe(),
-        currentKeyId: current,
-        tokensByKey: usage.map((u) => ({ ...u, current: u.keyId === current, available: known.has(u.keyId) })),
-      };
-      // Exit 1 when a token cannot be decrypted here, for monitoring (an operator audit saw 0).
+      const report = await (await ctx.services()).vaultService.status();
+      const current = report.currentKeyId;
+      // Exit 1 when a token cannot be decrypted here, for monitoring.
       const missing = report.tokensByKey.some((u) => !u.available) ? 1 : 0;
       if (ctx.json) {
         ctx.out(JSON.stringify(report));
@@ -31,7 +22,7 @@ export const vaultCommands: Command[] = [
       }
       ctx.out(`Vault keys: ${report.keys}`);
       ctx.out(`Current key: ${current ?? '(none yet: created with the first token)'}`);
-      if (usage.length === 0) {
+      if (report.tokensByKey.length === 0) {
         ctx.out('No stored tokens.');
         return 0;
       }
@@ -46,25 +37,19 @@ export const vaultCommands: Command[] = [
     summary: 'add a new vault key and re-encrypt every token under it (with VAULT_KEY: re-encrypt under VAULT_KEY)',
     usage: 'vault rotate-key',
     async run(ctx) {
-      const services = await ctx.services();
-      const { vault, tokens } = services;
-      // A rotation would make a new key file where the one holding the tokens' keys is missing.
-      const lost = await refuseNewKeyFileIfLost(services);
-      if (lost) throw new Error(`${lost.why} (${lost.tokens} token(s) under ${lost.keyIds.join(', ')})`);
-      const previous = vault.kind === 'file' ? safeCurrent(vault) : vault.currentKeyId();
-      const rotated = vault.kind !== 'environment';
-      const current = rotated ? vault.rotate() : vault.currentKeyId();
-      const result = await tokens.reencryptAll({
+      const vault = (await ctx.services()).vaultService;
+      const result = await vault.rotateKey({
         onBatch: (done) => {
           if (!ctx.json) ctx.out(`  re-encrypted ${done} token(s)...`);
         },
       });
+      const current = result.currentKeyId;
       if (ctx.json) {
-        ctx.out(JSON.stringify({ newKey: rotated, previousKeyId: rotated ? (previous ?? null) : null, ...result }));
+        ctx.out(JSON.stringify(result));
         if (result.failed > 0) throw new Error(`${result.failed} token(s) could not be re-encrypted`);
         return;
       }
-      ctx.out(rotated ? `New vault key ${current} (in ${vault.describe()}).` : `VAULT_KEY is ${current}; no key was added (the environment holds the keys).`);
+      ctx.out(result.newKey ? `New vault key ${current} (in ${vault.describe()}).` : `VAULT_KEY is ${current}; no key was added (the environment holds the keys).`);
       ctx.out(`Re-encrypted ${result.reencrypted} token(s) under ${current}.`);
       if (result.failed > 0) {
         ctx.out(`${result.failed} token(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
@@ -81,12 +66,10 @@ export const vaultCommands: Command[] = [
     summary: 'remove older keys that no token uses any more from the key file',
     usage: 'vault prune-keys',
     async run(ctx) {
-      const { vault, tokens } = await ctx.services();
-      if (vault.kind === 'environment') {
+      const removed = await (await ctx.services()).vaultService.pruneKeys();
+      if (removed === undefined) {
         return ctx.out('The keys come from VAULT_KEY and VAULT_OLD_KEYS: remove old keys from the environment (payments vault status shows which are in use).');
       }
-      const inUse = new Set(await tokens.keyIdsInUse());
-      const removed = vault.forgetKeysExcept(inUse);
       if (ctx.json) return ctx.out(JSON.stringify({ removed }));
       ctx.out(removed.length ? `Removed ${removed.length} unused key(s): ${removed.join(', ')}` : 'No unused keys.');
     },
@@ -96,17 +79,10 @@ export const vaultCommands: Command[] = [
     summary: 'print a new random key for VAULT_KEY (stores nothing)',
     usage: 'vault new-key',
     async run(ctx) {
-      const key = generateKey();
-      if (ctx.json) return ctx.out(JSON.stringify({ key: key.key.toString('base64'), keyId: key.id }));
-      ctx.out(key.key.toString('base64'));
+      // No store is opened: the key is only printed.
+      const key = newVaultKey();
+      if (ctx.json) return ctx.out(JSON.stringify(key));
+      ctx.out(key.key);
     },
   },
 ];
-
-function safeCurrent(vault: { currentKeyId(): string; keyIds(): string[] }): string | undefined {
-  try {
-    return vault.keyIds().length ? vault.currentKeyId() : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,5 +1,6 @@
-import { accountTypeOf, type GatewayCaller, type GatewayResult, type GatewayService } from '../../modules/gateway/gateway-service.ts';
+import { accountTypeOf, type GatewayCaller, type GatewayService } from '../../modules/gateway/gateway-service.ts';
 import type { Params } from './envelope.ts';
+import { type GatewayResult, type ParamNames, invalidArgument, invalidArgumentOf, sessionResult, tokenResult } from './results.ts';
 
 /**
  * The gateway's operations as the wire knows them: names, parameters (the spec's described names
@@ -70,9 +71,31 @@ class ArgReader {
 
 const digitsEqual = (a: string, b: string) => a.replace(/[\s-]/g, '') === b.replace(/[\s-]/g, '');
 
-function invalid(problems: string[]): GatewayResult {
-  return { code: 'Invalid_Argument', error: problems.join(' ') };
-}
+/** The parameter that carries each field of GetClientSessionID. */
+export const SESSION_PARAMS: ParamNames = { username: 'Username', password: 'Password', clientIp: 'ClientIP', userAgent: 'UserAgent', vendor: 'Vendor' };
+/** The parameter that carries each field of GetToken. */
+export const CARD_TOKEN_PARAMS: ParamNames = {
+  clientSessionId: 'ClientSessionID',
+  cardNumber: 'CcAccountNum',
+  expiry: 'CcExpDate',
+  street: 'CcStreet',
+  zip: 'CcZip',
+  firstName: 'FirstName',
+  lastName: 'LastName',
+};
+/** The parameter that carries each field of GetCheckToken, by its described name (a call may use the samples' alias). */
+export const CHECK_TOKEN_PARAMS: ParamNames = {
+  clientSessionId: 'ClientSessionID',
+  routingNumber: 'BankRoutingNum',
+  accountNumber: 'BankAccountNum',
+  accountType: 'BankAcctType',
+  checkType: 'CheckType',
+  nameOnAccount: 'CkNameOnAccount',
+  street: 'CkStreet',
+  zip: 'CkZip',
+  firstName: 'FirstName',
+  lastName: 'LastName',
+};
 
 const p = (name: string, description: string, described = true): GatewayParameter => ({ name, description, described });
 
@@ -90,8 +113,12 @@ export const OPERATIONS: GatewayOperation[] = [
     async run(gateway, params, caller) {
       const r = new ArgReader(params);
       const args = { username: r.one('Username'), password: r.one('Password'), clientIp: r.one('ClientIP'), userAgent: r.one('UserAgent'), vendor: r.one('Vendor') };
-      if (r.problems.length) return invalid(r.problems);
-      return gateway.getClientSessionId(args, caller);
+      if (r.problems.length) return invalidArgument(r.problems);
+      try {
+        return sessionResult(await gateway.getClientSessionId(args, caller), SESSION_PARAMS);
+      } catch (err) {
+        return invalidArgumentOf(err, SESSION_PARAMS);
+      }
     },
   },
   {
@@ -111,16 +138,20 @@ export const OPERATIONS: GatewayOperation[] = [
       const r = new ArgReader(params);
       const args = {
         clientSessionId: r.one('ClientSessionID'),
-        ccAccountNum: r.one('CcAccountNum'),
-        ccExpDate: r.one('CcExpDate'),
+        cardNumber: r.one('CcAccountNum'),
+        expiry: r.one('CcExpDate'),
         // CcNameOnCard: "neither validated nor persisted" (the spec), so not even read.
-        ccStreet: r.one('CcStreet'),
-        ccZip: r.one('CcZip'),
+        street: r.one('CcStreet'),
+        zip: r.one('CcZip'),
         firstName: r.one('FirstName'),
         lastName: r.one('LastName'),
       };
-      if (r.problems.length) return invalid(r.problems);
-      return gateway.getToken(args);
+      if (r.problems.length) return invalidArgument(r.problems);
+      try {
+        return tokenResult(await gateway.getToken(args), 'ccInfoKey');
+      } catch (err) {
+        return invalidArgumentOf(err, CARD_TOKEN_PARAMS);
+      }
     },
   },
   {
@@ -163,8 +194,12 @@ export const OPERATIONS: GatewayOperation[] = [
         firstName: r.one('FirstName'),
         lastName: r.one('LastName'),
       };
-      if (r.problems.length) return invalid(r.problems);
-      return gateway.getCheckToken(args, { routingNumber: routing.name, accountNumber: account.name, accountType: type.name });
+      if (r.problems.length) return invalidArgument(r.problems);
+      try {
+        return tokenResult(await gateway.getCheckToken(args), 'checkInfoKey');
+      } catch (err) {
+        return invalidArgumentOf(err, { ...CHECK_TOKEN_PARAMS, routingNumber: routing.name, accountNumber: account.name, accountType: type.name });
+      }
     },
   },
 ];

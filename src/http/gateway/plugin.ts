@@ -1,10 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../composition.ts';
-import type { GatewayCaller, GatewayResult, GatewayService } from '../../modules/gateway/gateway-service.ts';
+import type { GatewayCaller, GatewayService } from '../../modules/gateway/gateway-service.ts';
 import { CONTENT_TYPE, type FaultCode, type Params, SoapFault, type SoapRequest, type SoapVersion, readSoapRequest, soapFault, soapResponse } from './envelope.ts';
 import { helpPage } from './help-page.ts';
 import { type GatewayOperation, findOperation } from './operations.ts';
 import { recurringResultDocument, resultElements } from './result-record.ts';
+import type { GatewayResult } from './results.ts';
 import { sameNamespace, soapActionOf } from './soap-action.ts';
 import { arrivedOverHttps } from './transport.ts';
 import { wsdlDocument } from './wsdl.ts';
@@ -22,7 +23,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The SOAP version a request's content type speaks, if it is a SOAP one. */
 function soapVersionOf(request: FastifyRequest): SoapVersion | undefined {
-  // The media type itself, without its parameters: `text/xmlfoo` is not SOAP (an HTTP audit).
+  // The media type itself, without its parameters: `text/xmlfoo` is not SOAP.
   const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/soap+xml') return '1.2';
   if (type === 'text/xml') return '1.1';
@@ -79,7 +80,7 @@ async function runOperation(request: FastifyRequest, gateway: GatewayService, op
     }
     if (err instanceof VaultError) {
       // Its message (which key, which file) is for the operator; the caller learns that storing
-      // is unavailable here, not a bare "unable to process" (a review).
+      // is unavailable here, rather than a bare "unable to process".
       request.log.error({ operation: op.name, vaultError: err.message }, 'gateway call not carried out: the vault cannot seal or open here');
       if (overSoap) throw new SoapFault(500, 'Server', VAULT_UNAVAILABLE);
       return { code: 'Internal_Error', error: VAULT_UNAVAILABLE };
@@ -225,7 +226,7 @@ export async function gatewayPlugin(app: FastifyInstance, opts: { services: Serv
   app.post(GATEWAY_PATH, hidden, async (request, reply) => {
     const soap = request.body as SoapRequest | Params | undefined;
     if (soap === undefined) {
-      // No body and no Content-Type: nothing was parsed (it reached routeSoap as undefined: a 500).
+      // No body and no Content-Type: nothing was parsed, so there is no request to route.
       return sendError(request, reply, 415, 'Client', TYPES_TAKEN);
     }
     if (soap instanceof Map) {

@@ -1,4 +1,4 @@
-import type { GatewayResult } from '../../modules/gateway/gateway-service.ts';
+import type { GatewayResult } from './results.ts';
 import { XSD, XSI } from './envelope.ts';
 import { escapeXml } from './xml.ts';
 

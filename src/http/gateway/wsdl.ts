@@ -1,4 +1,4 @@
-import { GATEWAY_CODES } from '../../modules/gateway/gateway-service.ts';
+import { GATEWAY_CODES } from './results.ts';
 import { OPERATIONS } from './operations.ts';
 import { RESULT_ELEMENTS, TRAILING_RESULT_ELEMENTS } from './result-record.ts';
 import { soapActionOf } from './soap-action.ts';

@@ -114,7 +114,7 @@ export function payPageBadRequest(reply: FastifyReply, frameAncestors: string) {
 export async function payPagePlugin(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   const { config, payLinks, payLinkCheckout: checkout } = services;
-  const formTokens = new FormTokens(services.vault, services.clock);
+  const formTokens = new FormTokens(services.vaultService.formTokenKey(), services.clock);
   const limiter = new SubmissionLimiter(services.clock, { perLink: config.payLinkSubmitLimitPerLink, perIp: config.payLinkSubmitLimitPerIp });
 
   app.addHook('onRoute', (route) => {

@@ -1,49 +1,16 @@
 import { LRUCache } from 'lru-cache';
 import { isIP } from 'node:net';
 import type { Clock } from '../../platform/clock.ts';
-import { bankCountry, checkAccountNumber, checkRoutingNumber, type AccountTypeId, type CheckTypeId } from '../../domain/bank.ts';
-import { checkCardNumber, isExpired, parseMmYy } from '../../domain/cards.ts';
-import type { GatewaySession, GatewaySessionService } from '../partners/gateway-session-service.ts';
-import type { GatewayUserService } from './gateway-user-service.ts';
-import type { TokenService } from '../vault/token-service.ts';
+import { type AccountTypeId, type BankProblem, type CheckTypeId, checkBankAccount } from '../../domain/bank.ts';
+import { type CardProblem, type CheckedCard, checkCard, checkCardNumber, parseMmYy } from '../../domain/cards.ts';
 import { CONTROL_CHARACTERS } from '../../domain/control-characters.ts';
-
-/** The gateway's result codes (the spec's list). `code` is always one of these. */
-export const GATEWAY_CODES = [
-  'OK',
-  'Unknown_Error',
-  'Access_Denied',
-  'Invalid_Login',
-  'Invalid_User_Status',
-  'Invalid_User',
-  'User_Not_Found',
-  'Username_Already_In_Use',
-  'Username_Has_Invalid_Characters',
-  'Not_Enough_Privilege',
-  'Invalid_PartnerID',
-  'Invalid_VendorID',
-  'Invalid_Argument',
-  'Invalid_Record',
-  'Transaction_Type_Not_Supported_By_Host',
-  'Internal_Error',
-  'Invalid_ProcessorID',
-  'Processor_Not_Found',
-  'InValidPassword',
-] as const;
-export type GatewayCode = (typeof GATEWAY_CODES)[number];
-
-/** What an operation answers; the edge writes it as the RecurringResult record. */
-export interface GatewayResult {
-  code: GatewayCode;
-  error?: string;
-  customerId?: string;
-  clientSessionId?: string;
-  customerKey?: string;
-  ccInfoKey?: string;
-  checkInfoKey?: string;
-  vendor?: string;
-  username?: string;
-}
+import { HOLDER_LIMITS } from '../../domain/holder.ts';
+import { Rule } from '../../domain/rules.ts';
+import { ValidationError, type Violation } from '../../platform/errors.ts';
+import type { GatewaySession, GatewaySessionService } from '../partners/gateway-session-service.ts';
+import type { TokenService } from '../vault/token-service.ts';
+import type { GatewayUserService } from './gateway-user-service.ts';
+import { DEFAULT_LOGIN_LIMITS, Gate, KNOWN_ADDRESS_MS, type LoginLimits, WindowCounter } from './login-limits.ts';
 
 /** Where the call came from (the TCP peer, or the client a trusted proxy names). */
 export interface GatewayCaller {
@@ -61,10 +28,11 @@ export interface ClientSessionArgs {
 
 export interface CardTokenArgs {
   clientSessionId?: string;
-  ccAccountNum?: string;
-  ccExpDate?: string;
-  ccStreet?: string;
-  ccZip?: string;
+  cardNumber?: string;
+  /** MMYY */
+  expiry?: string;
+  street?: string;
+  zip?: string;
   firstName?: string;
   lastName?: string;
 }
@@ -84,15 +52,21 @@ export interface CheckTokenArgs {
   lastName?: string;
 }
 
-/** The wire parameter names a call used, so that Invalid_Argument names what the client sent. */
-export type ParamNames<T> = Partial<Record<keyof T, string>>;
+/**
+ * Why GetClientSessionID made no session: too many attempts from the caller's address, every
+ * password check busy, a wrong username or password, a username locked by failed logins, a
+ * disabled user (or partner), a Vendor that is not the user's.
+ */
+export type LoginRefusal = 'tooManyAttempts' | 'busy' | 'invalidLogin' | 'locked' | 'userDisabled' | 'vendorMismatch';
 
-const invalidLogin = (): GatewayResult => ({ code: 'Invalid_Login', error: 'Invalid Username or Password.' });
+export type SessionOutcome = { ok: true; clientSessionId: string; username: string } | { ok: false; refusal: LoginRefusal };
 
-const SESSION_DENIED = 'ClientSessionID is missing, unknown or expired; call GetClientSessionID for a new one.';
+/** A token stored for the session's customer, or no live session (`sessionDenied`). */
+export type TokenOutcome =
+  | { ok: true; clientSessionId: string; customerKey: string; customerId: string; gatewayKey: string }
+  | { ok: false; refusal: 'sessionDenied' };
 
-/** Maximum lengths of the optional text parameters that are stored (the payment API's limits). */
-const LIMITS = { firstName: 50, lastName: 50, street: 50, zip: 10, nameOnAccount: 50 } as const;
+const SESSION_DENIED: TokenOutcome = { ok: false, refusal: 'sessionDenied' };
 
 /** yyyyMMddHHmmss in UTC */
 function compactTimestamp(at: Date): string {
@@ -129,117 +103,14 @@ export function checkTypeOf(value: string): CheckTypeId | undefined {
   return undefined;
 }
 
-/**
- * Fixed windows per key (a client IP, a username): how many events each key had since its window
- * began. A key's window starts at its first event and lasts `windowMs`. At most `maxKeys` windows
- * are kept: a new one first drops the expired windows at the front, then, if there are still too
- * many, the oldest ones (a Map keeps insertion order, and a window is re-inserted when it
- * restarts, so the front is always the oldest window).
- */
-export class WindowCounter {
-  readonly #windowMs: number;
-  readonly #maxKeys: number;
-  readonly #windows = new Map<string, { start: number; count: number }>();
-  constructor(windowMs: number, maxKeys = 100_000) {
-    this.#windowMs = windowMs;
-    this.#maxKeys = maxKeys;
-  }
-
-  /** Counts an event for `key`; returns the count in its current window (1 for the first). */
-  hit(key: string, now: number): number {
-    const w = this.#live(key, now);
-    if (w) return ++w.count;
-    this.#windows.delete(key);
-    this.#makeRoom(now);
-    this.#windows.set(key, { start: now, count: 1 });
-    return 1;
-  }
-
-  /** The events of `key` in its current window (0 when it has none). */
-  count(key: string, now: number): number {
-    return this.#live(key, now)?.count ?? 0;
-  }
-
-  forget(key: string): void {
-    this.#windows.delete(key);
-  }
-
-  get size(): number {
-    return this.#windows.size;
-  }
-
-  #live(key: string, now: number) {
-    const w = this.#windows.get(key);
-    return w && now >= w.start && now - w.start < this.#windowMs ? w : undefined;
-  }
-
-  #makeRoom(now: number) {
-    for (const [key, w] of this.#windows) {
-      if (this.#windows.size < this.#maxKeys && now >= w.start && now - w.start < this.#windowMs) break;
-      this.#windows.delete(key);
-    }
-  }
-}
-
-/** At most `max` holders at once; a caller that finds it full is turned away, never queued. */
-export class Gate {
-  readonly #max: number;
-  #held = 0;
-  constructor(max: number) {
-    this.#max = max;
-  }
-  /** A release function, or undefined when the gate is full. */
-  tryEnter(): (() => void) | undefined {
-    if (this.#held >= this.#max) return undefined;
-    this.#held++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#held--;
-    };
-  }
-}
-
-/**
- * What a GetClientSessionID attempt may cost (each one is a 128 MiB, ~0.5 s scrypt):
- * - `perIpPerMinute` attempts per caller address (GATEWAY_LOGIN_RATE_LIMIT);
- * - `failuresPerAddress` failed logins of one username from one caller address in
- *   `failureWindowMs` lock that username for that address for the rest of the window: further
- *   attempts from it are Invalid_Login without hashing;
- * - `failuresPerUsername` failed logins of one username from all addresses lock it the same way
- *   for every address except those it logged in from in the last KNOWN_ADDRESS_MS (a guesser
- *   spread over many addresses is stopped, and cannot lock the integration's own servers out);
- * - `concurrentHashes` password checks at once in this process; a login that finds them all busy
- *   is Access_Denied at once (queueing would let a flood hold every caller).
- */
-export interface LoginLimits {
-  perIpPerMinute: number;
-  failuresPerAddress: number;
-  failuresPerUsername: number;
-  failureWindowMs: number;
-  concurrentHashes: number;
-  /** Windows kept per counter before the oldest are evicted. */
-  maxTrackedKeys: number;
-}
-
-export const DEFAULT_LOGIN_LIMITS: Omit<LoginLimits, 'perIpPerMinute'> = {
-  failuresPerAddress: 10,
-  failuresPerUsername: 100,
-  failureWindowMs: 15 * 60_000,
-  concurrentHashes: 2,
-  maxTrackedKeys: 100_000,
-};
-
-/** How long an address a user logged in from stays exempt from that user's all-address lock. */
-export const KNOWN_ADDRESS_MS = 24 * 60 * 60_000;
-
-/** Usernames are at most 64 characters (gateway-users.ts); a longer one cannot log in. */
+/** Usernames are at most 64 characters (gateway-user-service.ts); a longer one cannot log in. */
 const MAX_USERNAME = 64;
 
 /**
- * The tokenization gateway's operations (surface B), independent of SOAP: GetClientSessionID,
- * GetToken and GetCheckToken. Business outcomes are results with a code, never exceptions.
+ * The tokenization gateway's operations, whatever carries them (SOAP or HTTP POST):
+ * GetClientSessionID, GetToken and GetCheckToken. Refusals are outcomes; arguments that break a
+ * rule are a ValidationError whose messages name the arguments as `{field}` placeholders, for the
+ * edge to write with the parameter names the caller used.
  */
 export class GatewayService {
   readonly #users: GatewayUserService;
@@ -281,34 +152,29 @@ export class GatewayService {
     this.#hashing = new Gate(this.#limits.concurrentHashes);
   }
 
-  async getClientSessionId(args: ClientSessionArgs, caller: GatewayCaller, names: ParamNames<ClientSessionArgs> = {}): Promise<GatewayResult> {
-    const name = (k: keyof ClientSessionArgs, fallback: string) => names[k] ?? fallback;
-    const problems: string[] = [];
+  async getClientSessionId(args: ClientSessionArgs, caller: GatewayCaller): Promise<SessionOutcome> {
+    const violations: Violation[] = [];
     const username = text(args.username);
     const password = args.password ?? '';
-    if (!username) problems.push(`${name('username', 'Username')} is required.`);
-    if (password === '') problems.push(`${name('password', 'Password')} is required.`);
+    if (!username) violations.push({ code: Rule.Required, field: 'username', message: '{username} is required.' });
+    if (password === '') violations.push({ code: Rule.Required, field: 'password', message: '{password} is required.' });
     const clientIp = text(args.clientIp);
-    if (clientIp && (clientIp.length > 45 || isIP(clientIp) === 0)) problems.push(`${name('clientIp', 'ClientIP')} must be an IPv4 or IPv6 address.`);
-    if (problems.length) return invalid(problems);
-    const now = this.#clock.now().getTime();
-    if (this.#attemptsPerIp.hit(caller.ip, now) > this.#limits.perIpPerMinute) {
-      return { code: 'Access_Denied', error: 'Too many GetClientSessionID attempts from this address; try again in a minute.' };
+    if (clientIp && (clientIp.length > 45 || isIP(clientIp) === 0)) {
+      violations.push({ code: Rule.InvalidFormat, field: 'clientIp', message: '{clientIp} must be an IPv4 or IPv6 address.' });
     }
+    if (violations.length) throw new ValidationError(violations);
+    const now = this.#clock.now().getTime();
+    if (this.#attemptsPerIp.hit(caller.ip, now) > this.#limits.perIpPerMinute) return { ok: false, refusal: 'tooManyAttempts' };
     // Nothing below this line hashes unless the username may still try.
-    if (username!.length > MAX_USERNAME) return invalidLogin();
+    if (username!.length > MAX_USERNAME) return { ok: false, refusal: 'invalidLogin' };
     const userKey = username!.toLowerCase();
     const addressKey = `${userKey}\u0000${caller.ip}`;
     const lockedHere = this.#failuresPerAddress.count(addressKey, now) >= this.#limits.failuresPerAddress;
     const lockedEverywhere = this.#failuresPerUsername.count(userKey, now) >= this.#limits.failuresPerUsername && !this.#knownAddresses.has(addressKey);
-    if (lockedHere || lockedEverywhere) {
-      // Unknown usernames lock alike, so this tells nothing about which users exist.
-      return { code: 'Invalid_Login', error: `Too many failed logins for this ${name('username', 'Username')}; try again later.` };
-    }
+    // Unknown usernames lock alike, so this tells nothing about which users exist.
+    if (lockedHere || lockedEverywhere) return { ok: false, refusal: 'locked' };
     const release = this.#hashing.tryEnter();
-    if (!release) {
-      return { code: 'Access_Denied', error: 'The server is busy checking other logins; try GetClientSessionID again in a few seconds.' };
-    }
+    if (!release) return { ok: false, refusal: 'busy' };
     let login: Awaited<ReturnType<GatewayUserService['authenticate']>>;
     try {
       login = await this.#users.authenticate(username!, password);
@@ -316,19 +182,17 @@ export class GatewayService {
       release();
     }
     if (!login.ok) {
-      if (login.reason === 'disabled') return { code: 'Invalid_User_Status', error: 'The gateway user is disabled.' };
+      if (login.reason === 'disabled') return { ok: false, refusal: 'userDisabled' };
       const failedAt = this.#clock.now().getTime();
       this.#failuresPerAddress.hit(addressKey, failedAt);
       this.#failuresPerUsername.hit(userKey, failedAt);
-      return invalidLogin();
+      return { ok: false, refusal: 'invalidLogin' };
     }
     // The username-wide count stays: a guesser elsewhere is still counted, and this address is now exempt from it.
     this.#failuresPerAddress.forget(addressKey);
     this.#knownAddresses.set(addressKey, true);
     const vendor = text(args.vendor);
-    if (vendor && vendor.toLowerCase() !== login.user.vendor.toLowerCase()) {
-      return { code: 'Invalid_VendorID', error: `${name('vendor', 'Vendor')} does not match the gateway user's vendor.` };
-    }
+    if (vendor && vendor.toLowerCase() !== login.user.vendor.toLowerCase()) return { ok: false, refusal: 'vendorMismatch' };
     const { clientSessionId } = await this.#sessions.create({
       userId: login.user.id,
       partnerId: login.user.partnerId,
@@ -336,87 +200,68 @@ export class GatewayService {
       clientIp: clientIp ?? caller.ip,
       userAgent: (text(args.userAgent) ?? caller.userAgent)?.slice(0, 500),
     });
-    return { code: 'OK', error: 'ClientSessionID generated successfully', clientSessionId, username: login.user.username };
+    return { ok: true, clientSessionId, username: login.user.username };
   }
 
-  async getToken(args: CardTokenArgs, names: ParamNames<CardTokenArgs> = {}): Promise<GatewayResult> {
-    const name = (k: keyof CardTokenArgs, fallback: string) => names[k] ?? fallback;
+  /** Checks the card once, into a checked card that the token service stores as it is. */
+  async getToken(args: CardTokenArgs): Promise<TokenOutcome> {
     const session = await this.#session(args.clientSessionId);
-    if (!session) return { code: 'Access_Denied', error: SESSION_DENIED };
-    const problems: string[] = [];
-    const card = checkCardNumber(args.ccAccountNum);
-    if (!card.ok) problems.push(`${name('ccAccountNum', 'CcAccountNum')} ${card.problem.message}.`);
-    const expText = text(args.ccExpDate);
+    if (!session) return SESSION_DENIED;
+    const violations: Violation[] = [];
+    const expText = text(args.expiry);
     const expiry = expText ? parseMmYy(expText) : undefined;
-    if (!expText) problems.push(`${name('ccExpDate', 'CcExpDate')} is required.`);
-    else if (!expiry) problems.push(`${name('ccExpDate', 'CcExpDate')} must be MMYY: a two-digit month (01-12) and a two-digit year.`);
-    else if (isExpired(expiry.expMonth, expiry.expYear, this.#clock.now())) problems.push(`${name('ccExpDate', 'CcExpDate')} is in the past: the card has expired.`);
-    const holder = { firstName: text(args.firstName), lastName: text(args.lastName), street: text(args.ccStreet), zip: text(args.ccZip) };
-    problems.push(...holderTextProblems(holder, { firstName: name('firstName', 'FirstName'), lastName: name('lastName', 'LastName'), street: name('ccStreet', 'CcStreet'), zip: name('ccZip', 'CcZip') }));
-    if (problems.length || !card.ok || !expiry) return invalid(problems);
+    let card: CheckedCard | undefined;
+    if (expiry) {
+      const checked = checkCard({ number: args.cardNumber, ...expiry }, this.#clock.now());
+      if (checked.ok) card = checked.card;
+      else for (const p of checked.problems) violations.push(cardViolation(p));
+    } else {
+      const number = checkCardNumber(args.cardNumber);
+      if (!number.ok) violations.push(cardViolation(number.problem));
+      if (!expText) violations.push({ code: Rule.Required, field: 'expiry', message: '{expiry} is required.' });
+      else violations.push({ code: Rule.InvalidFormat, field: 'expiry', message: '{expiry} must be MMYY: a two-digit month (01-12) and a two-digit year.' });
+    }
+    const holder = { firstName: text(args.firstName), lastName: text(args.lastName), street: text(args.street), zip: text(args.zip) };
+    holderTextViolations(holder, violations);
+    if (violations.length || !card) throw new ValidationError(violations);
 
     const customer = await this.#customer(session, holder.firstName, holder.lastName);
-    const token = await this.#tokens.tokenizeCard(session.partnerId, {
-      cardNumber: card.number,
-      expMonth: expiry.expMonth,
-      expYear: expiry.expYear,
-      ...holder,
-      customerKey: customer.customerKey,
-      customerId: customer.customerId,
-      source: 'gateway',
-    });
-    return { code: 'OK', customerId: customer.customerId, clientSessionId: args.clientSessionId!.trim(), customerKey: customer.customerKey, ccInfoKey: token.gatewayKey };
+    const token = await this.#tokens.storeCard(session.partnerId, card, holder, { source: 'gateway', customerKey: customer.customerKey, customerId: customer.customerId });
+    return { ok: true, clientSessionId: args.clientSessionId!.trim(), customerKey: customer.customerKey, customerId: customer.customerId, gatewayKey: token.gatewayKey };
   }
 
-  async getCheckToken(args: CheckTokenArgs, names: ParamNames<CheckTokenArgs> = {}): Promise<GatewayResult> {
-    const name = (k: keyof CheckTokenArgs, fallback: string) => names[k] ?? fallback;
+  /** Checks the account once (the gateway takes US accounts), into a checked account that the token service stores as it is. */
+  async getCheckToken(args: CheckTokenArgs): Promise<TokenOutcome> {
     const session = await this.#session(args.clientSessionId);
-    if (!session) return { code: 'Access_Denied', error: SESSION_DENIED };
-    const problems: string[] = [];
-    // The gateway takes US accounts: BankRoutingNum is "9 digits" with the ABA checksum.
-    const country = bankCountry('US')!;
-    const routing = checkRoutingNumber(country, args.routingNumber);
-    if (!routing.ok) problems.push(`${name('routingNumber', 'BankRoutingNum')} ${routing.problem.message}.`);
-    const account = checkAccountNumber(country, args.accountNumber);
-    if (!account.ok) problems.push(`${name('accountNumber', 'BankAccountNum')} ${account.problem.message}.`);
+    if (!session) return SESSION_DENIED;
+    const violations: Violation[] = [];
+    const checked = checkBankAccount({ country: 'US', routingNumber: args.routingNumber, accountNumber: args.accountNumber });
+    if (!checked.ok) for (const p of checked.problems) violations.push(bankViolation(p));
     const typeText = text(args.accountType);
     const accountType = typeText ? accountTypeOf(typeText) : undefined;
-    if (!typeText) problems.push(`${name('accountType', 'BankAcctType')} is required: C (checking) or S (savings).`);
-    else if (!accountType) problems.push(`${name('accountType', 'BankAcctType')} must be C (checking) or S (savings); AccountType may say Checking or Savings.`);
+    if (!typeText) violations.push({ code: Rule.Required, field: 'accountType', message: '{accountType} is required: C (checking) or S (savings).' });
+    else if (!accountType) {
+      violations.push({ code: Rule.InvalidValue, field: 'accountType', message: '{accountType} must be C (checking) or S (savings); AccountType may say Checking or Savings.' });
+    }
     const checkTypeText = text(args.checkType);
     const checkType = checkTypeText ? checkTypeOf(checkTypeText) : undefined;
-    if (checkTypeText && !checkType) problems.push(`${name('checkType', 'CheckType')} must be Personal, Corporate or Government (or 1, 2, 3).`);
-    const holder = {
-      firstName: text(args.firstName),
-      lastName: text(args.lastName),
-      street: text(args.street),
-      zip: text(args.zip),
-      nameOnAccount: text(args.nameOnAccount),
-    };
-    problems.push(
-      ...holderTextProblems(holder, {
-        firstName: name('firstName', 'FirstName'),
-        lastName: name('lastName', 'LastName'),
-        street: name('street', 'CkStreet'),
-        zip: name('zip', 'CkZip'),
-        nameOnAccount: name('nameOnAccount', 'CkNameOnAccount'),
-      }),
-    );
-    if (problems.length || !routing.ok || !account.ok || !accountType) return invalid(problems);
+    if (checkTypeText && !checkType) {
+      violations.push({ code: Rule.InvalidValue, field: 'checkType', message: '{checkType} must be Personal, Corporate or Government (or 1, 2, 3).' });
+    }
+    const holder = { firstName: text(args.firstName), lastName: text(args.lastName), street: text(args.street), zip: text(args.zip), nameOnAccount: text(args.nameOnAccount) };
+    holderTextViolations(holder, violations);
+    if (violations.length || !checked.ok || !accountType) throw new ValidationError(violations);
 
     const customer = await this.#customer(session, holder.firstName, holder.lastName);
-    const token = await this.#tokens.tokenizeBankAccount(session.partnerId, {
-      routingNumber: routing.routingNumber,
-      accountNumber: account.accountNumber,
-      accountType,
-      checkType,
-      country,
-      ...holder,
+    const token = await this.#tokens.storeBankAccount(session.partnerId, checked.account, holder, {
+      source: 'gateway',
       customerKey: customer.customerKey,
       customerId: customer.customerId,
-      source: 'gateway',
+      accountType,
+      checkType,
+      nameOnAccount: holder.nameOnAccount,
     });
-    return { code: 'OK', customerId: customer.customerId, clientSessionId: args.clientSessionId!.trim(), customerKey: customer.customerKey, checkInfoKey: token.gatewayKey };
+    return { ok: true, clientSessionId: args.clientSessionId!.trim(), customerKey: customer.customerKey, customerId: customer.customerId, gatewayKey: token.gatewayKey };
   }
 
   async #session(clientSessionId: string | undefined): Promise<GatewaySession | undefined> {
@@ -433,23 +278,29 @@ export class GatewayService {
   }
 }
 
-function invalid(problems: string[]): GatewayResult {
-  return { code: 'Invalid_Argument', error: problems.join(' ') };
+function cardViolation(p: CardProblem): Violation {
+  const field = p.field === 'number' ? 'cardNumber' : 'expiry';
+  const code = p.kind === 'required' ? Rule.Required : p.kind === 'expired' ? Rule.CardExpired : p.kind === 'checksum' || p.kind === 'brand' ? Rule.CardNumberInvalid : Rule.InvalidFormat;
+  return { code, field, message: `{${field}} ${p.message}.` };
+}
+
+function bankViolation(p: BankProblem): Violation {
+  const code = p.kind === 'required' ? Rule.Required : p.field === 'routingNumber' ? Rule.RoutingNumberInvalid : Rule.AccountNumberInvalid;
+  return { code, field: p.field, message: `{${p.field}} ${p.message}.` };
 }
 
 /**
- * The holder's text as the payment API holds it: within its lengths, and without control
- * characters (C0, DEL, C1), which the pay page strips and a pay link refuses. Stored with the
- * token, they reached payment records and their exports: an escape sequence in a name, a line
- * break in a street (a robustness audit).
+ * The holder's text as the payment API holds it: within HOLDER_LIMITS, and without control
+ * characters (C0, DEL, C1), which the pay page strips and a pay link refuses: stored with the
+ * token, they would reach payment records and their exports (an escape sequence in a name, a line
+ * break in a street).
  */
-function holderTextProblems(values: Record<string, string | undefined>, names: Record<string, string>): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(values)) {
-    const max = LIMITS[k as keyof typeof LIMITS];
-    if (v !== undefined && max !== undefined && v.length > max) out.push(`${names[k]} must be at most ${max} characters.`);
-    else if (v !== undefined && CONTROL_CHARACTERS.test(v)) out.push(`${names[k]} must not contain control characters.`);
+function holderTextViolations(values: Record<string, string | undefined>, out: Violation[]): void {
+  for (const field in values) {
+    const v = values[field];
+    if (v === undefined) continue;
+    const max = HOLDER_LIMITS[field as keyof typeof HOLDER_LIMITS];
+    if (v.length > max) out.push({ code: Rule.MaxLength, field, message: `{${field}} must be at most ${max} characters.` });
+    else if (CONTROL_CHARACTERS.test(v)) out.push({ code: Rule.InvalidFormat, field, message: `{${field}} must not contain control characters.` });
   }
-  return out;
 }
-

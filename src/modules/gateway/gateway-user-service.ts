@@ -2,28 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import type { Ids } from '../../platform/ids.ts';
 import { PASSWORD_PARAMS, hashSecret, verifySecret } from '../../platform/secrets.ts';
-import type { Db } from '../../platform/database/database.ts';
-import { gatewayUsers, partners } from '../../platform/database/schema/index.ts';
-import { NotFoundError } from '../../platform/errors.ts';
+import { ConflictError, NotFoundError, OperatorInputError, findError } from '../../platform/errors.ts';
 import type { GatewaySessionService } from '../partners/gateway-session-service.ts';
-import { OperatorInputError } from '../../platform/errors.ts';
-import { and, asc, eq, sql } from '../../platform/database/drizzle.ts';
+import type { GatewayUser, GatewayUserRepository } from './gateway-user-repository.ts';
+
+export type { GatewayUser } from './gateway-user-repository.ts';
 
 /** Letters, digits and . _ @ -; 3 to 64 characters. */
 const USERNAME = /^[A-Za-z0-9._@-]{3,64}$/;
 /** The vendor starts every CustomerID the user makes (<vendor>-<FirstLast>-<timestamp>). */
 const VENDOR = /^[A-Za-z0-9._]{1,50}$/;
 const MIN_PASSWORD = 12;
-
-export interface GatewayUser {
-  id: string;
-  partnerId: string;
-  partnerName: string;
-  username: string;
-  vendor: string;
-  status: 'active' | 'disabled';
-  createdAt: Date;
-}
 
 export type LoginOutcome =
   | { ok: true; user: GatewayUser }
@@ -37,78 +26,55 @@ let decoy: Promise<string> | undefined;
  * hashed with scrypt at PASSWORD_PARAMS (people choose them).
  */
 export class GatewayUserService {
-  readonly #db: Db;
+  readonly #repository: GatewayUserRepository;
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #sessions: GatewaySessionService;
 
-  constructor(db: Db, clock: Clock, ids: Ids, sessions: GatewaySessionService) {
-    this.#db = db;
-    this.#clock = clock;
-    this.#ids = ids;
-    this.#sessions = sessions;
+  constructor(deps: { repository: GatewayUserRepository; clock: Clock; ids: Ids; sessions: GatewaySessionService }) {
+    this.#repository = deps.repository;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
+    this.#sessions = deps.sessions;
   }
 
-  /**
-   * Creates a user for a partner. Without a password one is generated (returned once). Errors
-   * carry the gateway's code names: Username_Has_Invalid_Characters, Username_Already_In_Use,
-   * Invalid_PartnerID, Invalid_VendorID.
-   */
+  /** Creates a user for a partner. Without a password one is generated (returned once). */
   async create(input: { partnerId: string; username: string; vendor: string; password?: string }): Promise<GatewayUser & { password: string }> {
     const username = input.username.trim();
     const vendor = input.vendor.trim();
-    if (!USERNAME.test(username)) {
-      throw new OperatorInputError('Username_Has_Invalid_Characters: a username is 3 to 64 letters, digits, ".", "_", "@" or "-"');
-    }
-    if (!VENDOR.test(vendor)) throw new OperatorInputError('Invalid_VendorID: a vendor is 1 to 50 letters, digits, "." or "_"');
+    if (!USERNAME.test(username)) throw new OperatorInputError('a username is 3 to 64 letters, digits, ".", "_", "@" or "-"');
+    if (!VENDOR.test(vendor)) throw new OperatorInputError('a vendor is 1 to 50 letters, digits, "." or "_"');
     const password = input.password ?? this.#ids.secret(18);
     checkPassword(password);
-    const [partner] = await this.#db.select({ id: partners.id, name: partners.name }).from(partners).where(eq(partners.id, input.partnerId.toLowerCase()));
-    if (!partner) throw new OperatorInputError(`Invalid_PartnerID: no partner with ClientId ${input.partnerId}`);
-    if (await this.#findRow(username)) throw new OperatorInputError(`Username_Already_In_Use: "${username}" is taken`);
+    const partner = await this.#repository.partner(input.partnerId.toLowerCase());
+    if (!partner) throw new OperatorInputError(`no partner with ClientId ${input.partnerId}`);
+    if (await this.#repository.findByUsername(username)) throw new OperatorInputError(`"${username}" is taken`);
     const now = this.#clock.now();
     const id = this.#ids.uuid();
     try {
-      await this.#db.insert(gatewayUsers).values({
-        id,
-        partnerId: partner.id,
-        username,
-        vendor,
-        passwordHash: await hashSecret(password, PASSWORD_PARAMS),
-        status: 'active',
-        createdAt: now,
-        passwordChangedAt: now,
-      });
+      await this.#repository.insert({ id, partnerId: partner.id, username, vendor, passwordHash: await hashSecret(password, PASSWORD_PARAMS), status: 'active', createdAt: now, passwordChangedAt: now });
     } catch (err) {
       // Two creations racing for one name: the unique index decides.
-      if (/gateway_users_username|unique/i.test(String((err as Error).message) + String((err as { cause?: Error }).cause?.message))) {
-        throw new OperatorInputError(`Username_Already_In_Use: "${username}" is taken`);
-      }
+      if (findError(err, ConflictError)) throw new OperatorInputError(`"${username}" is taken`);
       throw err;
     }
     return { id, partnerId: partner.id, partnerName: partner.name, username, vendor, status: 'active', createdAt: now, password };
   }
 
   async list(partnerId?: string): Promise<GatewayUser[]> {
-    const rows = await this.#db
-      .select({ u: gatewayUsers, partnerName: partners.name })
-      .from(gatewayUsers)
-      .innerJoin(partners, eq(partners.id, gatewayUsers.partnerId))
-      .where(partnerId ? eq(gatewayUsers.partnerId, partnerId.toLowerCase()) : undefined)
-      .orderBy(asc(gatewayUsers.createdAt), asc(gatewayUsers.username));
-    return rows.map((r) => toUser(r.u, r.partnerName));
+    return this.#repository.list(partnerId?.toLowerCase());
   }
 
   async get(username: string): Promise<GatewayUser> {
-    const row = await this.#findRow(username);
-    if (!row) throw new NotFoundError(`User_Not_Found: no gateway user "${username}"`);
-    return toUser(row.u, row.partnerName);
+    const found = await this.#repository.findByUsername(username);
+    if (!found) throw new NotFoundError(`no gateway user "${username}"`);
+    return found.user;
   }
 
   /** Disabling ends the user's sessions at once. */
   async setStatus(username: string, status: 'active' | 'disabled'): Promise<GatewayUser> {
     const user = await this.get(username);
-    await this.#db.update(gatewayUsers).set({ status }).where(eq(gatewayUsers.id, user.id));
+    await this.#repository.setStatus(user.id, status);
     if (status === 'disabled') await this.#sessions.revokeUser(user.id);
     return { ...user, status };
   }
@@ -118,10 +84,7 @@ export class GatewayUserService {
     const user = await this.get(username);
     const next = password ?? this.#ids.secret(18);
     checkPassword(next);
-    await this.#db
-      .update(gatewayUsers)
-      .set({ passwordHash: await hashSecret(next, PASSWORD_PARAMS), passwordChangedAt: this.#clock.now() })
-      .where(eq(gatewayUsers.id, user.id));
+    await this.#repository.setPassword(user.id, await hashSecret(next, PASSWORD_PARAMS), this.#clock.now());
     await this.#sessions.revokeUser(user.id);
     return next;
   }
@@ -131,30 +94,17 @@ export class GatewayUserService {
    * password, and both are `invalid`; `disabled` is only said to a caller who knows the password.
    */
   async authenticate(username: string, password: string): Promise<LoginOutcome> {
-    const row = username.length <= 64 ? await this.#findRow(username.trim()) : undefined;
-    const hash = row?.u.passwordHash ?? (await (decoy ??= hashSecret(randomBytes(32).toString('base64url'), PASSWORD_PARAMS)));
-    const ok = (await verifySecret(password, hash)) && row !== undefined;
-    if (!ok || !row) return { ok: false, reason: 'invalid' };
-    if (row.u.status !== 'active' || row.partnerStatus !== 'active') return { ok: false, reason: 'disabled' };
-    return { ok: true, user: toUser(row.u, row.partnerName) };
-  }
-
-  async #findRow(username: string) {
-    const [row] = await this.#db
-      .select({ u: gatewayUsers, partnerName: partners.name, partnerStatus: partners.status })
-      .from(gatewayUsers)
-      .innerJoin(partners, eq(partners.id, gatewayUsers.partnerId))
-      .where(and(sql`lower(${gatewayUsers.username}) = lower(${username})`));
-    return row;
+    const found = username.length <= 64 ? await this.#repository.findByUsername(username.trim()) : undefined;
+    const hash = found?.passwordHash ?? (await (decoy ??= hashSecret(randomBytes(32).toString('base64url'), PASSWORD_PARAMS)));
+    const ok = (await verifySecret(password, hash)) && found !== undefined;
+    if (!ok || !found) return { ok: false, reason: 'invalid' };
+    if (found.user.status !== 'active' || found.partnerStatus !== 'active') return { ok: false, reason: 'disabled' };
+    return { ok: true, user: found.user };
   }
 }
 
 function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD) throw new OperatorInputError(`InValidPassword: a password has at least ${MIN_PASSWORD} characters`);
-  if (password.length > 200) throw new OperatorInputError('InValidPassword: a password has at most 200 characters');
-}
-
-function toUser(u: typeof gatewayUsers.$inferSelect, partnerName: string): GatewayUser {
-  return { id: u.id, partnerId: u.partnerId, partnerName, username: u.username, vendor: u.vendor, status: u.status, createdAt: u.createdAt };
+  if (password.length < MIN_PASSWORD) throw new OperatorInputError(`a password has at least ${MIN_PASSWORD} characters`);
+  if (password.length > 200) throw new OperatorInputError('a password has at most 200 characters');
 }
 

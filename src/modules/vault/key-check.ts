@@ -1,22 +1,22 @@
 import { existsSync } from 'node:fs';
+import type { Logger } from '../../platform/logging.ts';
 import type { TokenService } from './token-service.ts';
 import type { Vault } from './vault.ts';
 
 /** What the checks read: the stored tokens' keys and the vault's. */
-type Services = { tokens: TokenService; vault: Vault };
-import type { Logger } from '../../platform/logging.ts';
+type KeyHolders = { tokens: TokenService; vault: Vault };
 
 /**
  * Servers sharing a PostgreSQL database must share the vault keys: one started without them
- * approves payments but cannot charge the tokens others stored (an operator audit saw billing
- * fail with only "VaultError"). Said once at start, with what to do.
+ * approves payments but cannot charge the tokens others stored, and billing would fail with only
+ * "VaultError". Said once at start, with what to do.
  *
  * When the embedded default's key file is missing while tokens are sealed (a data directory
  * restored without it, or lost), the vault also makes no new key file: one made now would seal
- * new tokens under a key that restoring the old file overwrites, and they would be lost (a
- * backup audit saw it happen). It seals again once the file is back.
+ * new tokens under a key that restoring the old file overwrites, and they would be lost. It seals
+ * again once the file is back.
  */
-export async function checkVaultKeysAtStart(services: Services, log: Logger): Promise<void> {
+export async function checkVaultKeysAtStart(services: KeyHolders, log: Logger): Promise<void> {
   try {
     const lost = await refuseNewKeyFileIfLost(services);
     if (lost) {
@@ -38,7 +38,7 @@ export async function checkVaultKeysAtStart(services: Services, log: Logger): Pr
 }
 
 /** Stored tokens' keys this process lacks, with their token count; undefined when it holds them all. */
-async function keysNotHeld(services: Services): Promise<{ keyIds: string[]; tokens: number } | undefined> {
+async function keysNotHeld(services: KeyHolders): Promise<{ keyIds: string[]; tokens: number } | undefined> {
   const inUse = await services.tokens.keyIdsInUse();
   // Nothing sealed yet: a new data directory has no key file until its first token.
   if (inUse.length === 0) return undefined;
@@ -52,7 +52,7 @@ async function keysNotHeld(services: Services): Promise<{ keyIds: string[]; toke
   return { keyIds: missing.map((u) => u.keyId), tokens: missing.reduce((n, u) => n + u.tokens, 0) };
 }
 
-function keyFileMissing(services: Services): boolean {
+function keyFileMissing(services: KeyHolders): boolean {
   return services.vault.kind === 'file' && !existsSync(services.vault.describe());
 }
 
@@ -61,7 +61,7 @@ function keyFileMissing(services: Services): boolean {
  * to make no new one (the server at start, and `vault rotate-key`, which would make one too) and
  * returns what is missing and why; undefined otherwise.
  */
-export async function refuseNewKeyFileIfLost(services: Services): Promise<{ keyIds: string[]; tokens: number; why: string } | undefined> {
+export async function refuseNewKeyFileIfLost(services: KeyHolders): Promise<{ keyIds: string[]; tokens: number; why: string } | undefined> {
   if (!keyFileMissing(services)) return undefined;
   const missing = await keysNotHeld(services);
   if (!missing) return undefined;

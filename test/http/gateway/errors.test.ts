@@ -54,7 +54,7 @@ describe('a NUL character in a parameter', () => {
   });
 
   it('GetToken: Invalid_Argument naming FirstName or CcZip; no token is stored (HTTP POST and SOAP)', async () => {
-    const tokenize = vi.spyOn(ctx.services.tokens, 'tokenizeCard');
+    const tokenize = vi.spyOn(ctx.services.tokens, 'storeCard');
     const tokens = await count('payment_tokens');
     const logs = errorLogs().length;
     const card = { ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230' };
@@ -128,7 +128,7 @@ describe('an error inside an operation', () => {
   const card = () => ({ ClientSessionID: sid, CcAccountNum: '4111111111111111', CcExpDate: '1230' });
 
   it('over HTTP POST: HTTP 200 and the record Internal_Error, logged, nothing internal said', async () => {
-    vi.spyOn(ctx.services.tokens, 'tokenizeCard').mockRejectedValue(new Error('Failed query: insert into tokens ...\nparams: secret-params'));
+    vi.spyOn(ctx.services.tokens, 'storeCard').mockRejectedValue(new Error('Failed query: insert into tokens ...\nparams: secret-params'));
     const logs = errorLogs().length;
     const res = await formPost(ctx, 'GetToken', card());
     expect(res.statusCode).toBe(200);
@@ -168,7 +168,7 @@ describe('an error inside an operation', () => {
 
   it('text the database cannot store (SQLSTATE 22021 or 22P05, behind a wrapper) is Invalid_Argument on both, and its parameters are not logged', async () => {
     const dbError = (code: string) => Object.assign(new Error('Failed query: insert ...\nparams: unstorable-params'), { cause: asReported(Object.assign(new Error('invalid byte sequence'), { code })) });
-    const tokenize = vi.spyOn(ctx.services.tokens, 'tokenizeCard');
+    const tokenize = vi.spyOn(ctx.services.tokens, 'storeCard');
     for (const code of ['22021', '22P05']) {
       tokenize.mockRejectedValueOnce(dbError(code)).mockRejectedValueOnce(dbError(code));
       const expected = { code: 'Invalid_Argument', error: 'A parameter holds a character that cannot be stored.' };

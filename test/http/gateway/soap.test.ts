@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GATEWAY_CODES } from '../../../src/modules/gateway/gateway-service.ts';
+import { GATEWAY_CODES } from '../../../src/http/gateway/results.ts';
 import { VaultError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { FORM_TOKEN_CLOCK_SKEW_MS, FormTokens } from '../../../src/http/paypage/csrf.ts';
 import { payLinkRef } from '../../../src/modules/paylinks/paylink-service.ts';
+import { FormTokenKey } from '../../../src/modules/vault/form-token-key.ts';
 import { vaultFromConfig } from '../../../src/modules/vault/vault.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import { ACH, CARD, createLink, csrfOf, openPage, redirectQuery, submit } from './paylink-helpers.ts';
@@ -147,7 +148,7 @@ describe('the form token on a fresh install', () => {
   it('is refused, not a 500, while the file vault has no key file yet', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'paypage-vault-'));
     try {
-      const tokens = new FormTokens(vaultFromConfig({ dataDir }, new ManualClock()), new ManualClock());
+      const tokens = new FormTokens(new FormTokenKey(vaultFromConfig({ dataDir }, new ManualClock()), new ManualClock()), new ManualClock());
       const id = 'A'.repeat(24);
       expect(tokens.verify(id, 'v1:abc:def:ghi')).toBe(false);
       // The first page served creates the key file; its own token is then good.
@@ -163,11 +164,11 @@ describe('the form token across clocks', () => {
   it('is good on a server whose clock is up to ten minutes behind the one that served the page, no more', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'paypage-vault-'));
     try {
-      const vault = vaultFromConfig({ dataDir }, new ManualClock());
+      const key = new FormTokenKey(vaultFromConfig({ dataDir }, new ManualClock()), new ManualClock());
       const served = new ManualClock('2026-11-21T12:00:00Z');
       const id = 'B'.repeat(24);
-      const issued = new FormTokens(vault, served).issue(id);
-      const behind = (minutes: number) => new FormTokens(vault, new ManualClock(new Date(served.now().getTime() - minutes * 60_000)));
+      const issued = new FormTokens(key, served).issue(id);
+      const behind = (minutes: number) => new FormTokens(key, new ManualClock(new Date(served.now().getTime() - minutes * 60_000)));
       expect(behind(2).verify(id, issued)).toBe(true);
       expect(behind(FORM_TOKEN_CLOCK_SKEW_MS / 60_000).verify(id, issued)).toBe(true);
       expect(behind(11).verify(id, issued)).toBe(false);

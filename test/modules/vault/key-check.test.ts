@@ -13,9 +13,9 @@ import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import { testLogger } from '../../helpers/logger.ts';
 
 /**
- * A data directory restored without its vault key file (a backup audit): the server made a new
- * key file at the first token, and putting the old file back then overwrote it, losing the tokens
- * sealed meanwhile. Now it makes none while stored tokens are under keys it lacks.
+ * A data directory restored without its vault key file: a key file made at the first token would
+ * be overwritten when the old file is put back, losing the tokens sealed meanwhile, so none is made
+ * while stored tokens are under keys the vault lacks.
  */
 let ctx: TestContext;
 let dataDir: string;
@@ -51,11 +51,11 @@ describe('the vault key check at start', () => {
     // Nor does a rotation make one.
     expect(() => services.vault.rotate()).toThrow(/is missing while stored tokens are sealed/);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
-    // The pay page's form tokens still work, on this server (their own key; they failed with 500: a review).
-    const forms = new FormTokens(services.vault, ctx.clock);
+    // The pay page's form tokens still work, on this server (with a key of their own).
+    const forms = new FormTokens(services.vaultService.formTokenKey(), ctx.clock);
     const form = forms.issue('L'.repeat(24));
     expect(forms.verify('L'.repeat(24), form)).toBe(true);
-    expect(new FormTokens(services.vault, ctx.clock).verify('L'.repeat(24), form)).toBe(false);
+    expect(new FormTokens(services.vaultService.formTokenKey(), ctx.clock).verify('L'.repeat(24), form)).toBe(false);
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
 
     // The key file comes back (here: another file, as an operator might restore the wrong one):

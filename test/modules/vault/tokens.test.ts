@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError, NotFoundError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
-import { asWire } from '../../helpers/wire-violations.ts';
+import { asWire, withQuotedFields } from '../../helpers/wire-violations.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -76,11 +76,11 @@ describe('TokenService.tokenizeCard', () => {
     const attempt = (over: Record<string, unknown>) => ctx.services.tokens.tokenizeCard(ctx.nonProfit.ClientId, card(over)).catch((e) => e);
     const luhn = await attempt({ cardNumber: '4242424242424241' });
     expect(luhn).toBeInstanceOf(ValidationError);
-    expect(asWire(luhn.violations)).toEqual([{ code: 1003, field: 'cardNumber', message: "'cardNumber' is not a valid card number." }]);
+    expect(asWire(withQuotedFields(luhn.violations))).toEqual([{ code: 1003, field: 'cardNumber', message: "'cardNumber' is not a valid card number." }]);
     const expired = await attempt({ expMonth: '10', expYear: '26' });
-    expect(asWire(expired.violations)).toEqual([{ code: 1003, field: 'expYear', message: "'expYear' is in the past: the card has expired." }]);
+    expect(asWire(withQuotedFields(expired.violations))).toEqual([{ code: 1003, field: 'expYear', message: "'expYear' is in the past: the card has expired." }]);
     const long = await attempt({ firstName: 'x'.repeat(51) });
-    expect(asWire(long.violations)).toEqual([{ code: 1002, field: 'firstName', message: "'firstName' must be at most 50 characters." }]);
+    expect(asWire(withQuotedFields(long.violations))).toEqual([{ code: 1002, field: 'firstName', message: "'firstName' must be at most 50 characters." }]);
     expect(JSON.stringify([luhn.message, expired.message])).not.toContain('4242424242424241');
   });
 

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/platform/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { cryptoIds } from '../../../src/platform/ids.ts';
-import { createServices, type Services } from '../../../src/composition.ts';
-import { openStore, type Store } from '../../../src/platform/database/database.ts';
-import { keyFilePath } from '../../../src/modules/vault/key-file.ts';
-import { generateKey } from '../../../src/modules/vault/keys.ts';
-import { seedTestPartner } from '../../helpers/context.ts';
-import { runCliProcess, startService } from '../../helpers/process.ts';
-import { processStore } from '../../helpers/store.ts';
-import { testLogger } from '../../helpers/logger.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
+import { openStore, type Store } from '../../src/platform/database/database.ts';
+import { keyFilePath } from '../../src/modules/vault/key-file.ts';
+import { generateKey } from '../../src/modules/vault/keys.ts';
+import { seedTestPartner } from '../helpers/context.ts';
+import { runCliProcess, startService } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
 
 /**
  * `payments vault rotate-key` as an operator runs it: a real process on the same store and data
@@ -87,10 +87,9 @@ describe('payments vault rotate-key', () => {
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout).tokensByKey).toEqual([expect.objectContaining({ tokens: 4, available: false })]);
     // A server started without the keys says so at start (it would approve payments, and fail to charge stored tokens):
-    // also one with no key file yet (a new server given its own DATA_DIR instead of VAULT_KEY; a multi-server audit
-    // found it logging only that it could not check).
-    // Its key file missing while tokens need it, it makes no new one (a backup audit: one made
-    // then was overwritten when the old file was restored), and says so as an error.
+    // also one with no key file yet (a new server given its own DATA_DIR instead of VAULT_KEY).
+    // Its key file missing while tokens need it, it makes no new one (one made then would be
+    // overwritten when the old file is restored), and says so as an error.
     const keyless = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off' });
     try {
       expect(keyless.output()).toMatch(/"level":50.*the vault key file .* is missing while stored tokens are sealed under keys it held/);
@@ -99,7 +98,7 @@ describe('payments vault rotate-key', () => {
       await keyless.stop();
     }
     expect(existsSync(keyFilePath(dataDir))).toBe(false);
-    // Nor does a rotation (a review found it making one).
+    // Nor does a rotation.
     const noRotation = await runCliProcess(['vault', 'rotate-key'], env);
     expect(noRotation.code).toBe(1);
     expect(noRotation.stderr).toMatch(/is missing while stored tokens are sealed under keys it held.*4 token\(s\)/);

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/platform/clock.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { cryptoIds } from '../../../src/platform/ids.ts';
-import { createServices, type Services } from '../../../src/composition.ts';
-import { openStore } from '../../../src/platform/database/database.ts';
-import { seedTestPartner } from '../../helpers/context.ts';
-import { runCliProcess } from '../../helpers/process.ts';
-import { processStore } from '../../helpers/store.ts';
-import { testLogger } from '../../helpers/logger.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices, type Services } from '../../src/composition.ts';
+import { openStore } from '../../src/platform/database/database.ts';
+import { seedTestPartner } from '../helpers/context.ts';
+import { runCliProcess } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
+import { answeringAsGateway } from '../helpers/gateway-results.ts';
 
 /** `payments gateway-user ...` as an operator runs it, on this run's kind of store. */
 let env: Record<string, string>;
@@ -43,7 +44,7 @@ describe('payments gateway-user', () => {
       expect(row!.vendor).toBe('CliVendor');
       expect(row!.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
       expect(row!.password_hash).not.toContain(password!);
-      const result = await s.gateway.getClientSessionId({ username: 'CLI.USER', password }, { ip: '127.0.0.1', userAgent: undefined });
+      const result = await answeringAsGateway(s.gateway).getClientSessionId({ username: 'CLI.USER', password }, { ip: '127.0.0.1', userAgent: undefined });
       expect(result).toMatchObject({ code: 'OK', username: 'cli.user' });
     });
 
@@ -65,20 +66,20 @@ describe('payments gateway-user', () => {
   it('disables (ending sessions), enables and resets the password', async () => {
     const sid = await withServices(async (s) => {
       const pw = await s.gatewayUsers.resetPassword('cli.user', 'a-known-password-123');
-      const r = await s.gateway.getClientSessionId({ username: 'cli.user', password: pw }, { ip: '127.0.0.1', userAgent: undefined });
+      const r = await answeringAsGateway(s.gateway).getClientSessionId({ username: 'cli.user', password: pw }, { ip: '127.0.0.1', userAgent: undefined });
       return r.clientSessionId!;
     });
     expect((await runCliProcess(['gateway-user', 'disable', 'cli.user'], env)).code).toBe(0);
     await withServices(async (s) => {
-      expect((await s.gateway.getToken({ clientSessionId: sid, ccAccountNum: '4242424242424242', ccExpDate: '1230' })).code).toBe('Access_Denied');
-      expect((await s.gateway.getClientSessionId({ username: 'cli.user', password: 'a-known-password-123' }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('Invalid_User_Status');
+      expect((await answeringAsGateway(s.gateway).getToken({ clientSessionId: sid, cardNumber: '4242424242424242', expiry: '1230' })).code).toBe('Access_Denied');
+      expect((await answeringAsGateway(s.gateway).getClientSessionId({ username: 'cli.user', password: 'a-known-password-123' }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('Invalid_User_Status');
     });
     expect((await runCliProcess(['gateway-user', 'enable', 'cli.user'], env)).code).toBe(0);
     const reset = await runCliProcess(['gateway-user', 'reset-password', 'cli.user', '--json'], env);
     const { Password } = JSON.parse(reset.stdout);
     await withServices(async (s) => {
-      expect((await s.gateway.getClientSessionId({ username: 'cli.user', password: 'a-known-password-123' }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('Invalid_Login');
-      expect((await s.gateway.getClientSessionId({ username: 'cli.user', password: Password }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('OK');
+      expect((await answeringAsGateway(s.gateway).getClientSessionId({ username: 'cli.user', password: 'a-known-password-123' }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('Invalid_Login');
+      expect((await answeringAsGateway(s.gateway).getClientSessionId({ username: 'cli.user', password: Password }, { ip: '127.0.0.1', userAgent: undefined })).code).toBe('OK');
     });
     const unknown = await runCliProcess(['gateway-user', 'disable', 'nobody'], env);
     expect([unknown.code, unknown.stderr.trim()]).toEqual([1, 'error: no gateway user "nobody"']);

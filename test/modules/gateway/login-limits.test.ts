@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { DEFAULT_LOGIN_LIMITS, Gate, GatewayService, KNOWN_ADDRESS_MS, WindowCounter } from '../../../src/modules/gateway/gateway-service.ts';
+import { GatewayService } from '../../../src/modules/gateway/gateway-service.ts';
+import { DEFAULT_LOGIN_LIMITS, Gate, KNOWN_ADDRESS_MS, WindowCounter } from '../../../src/modules/gateway/login-limits.ts';
 import type { GatewaySessionService } from '../../../src/modules/partners/gateway-session-service.ts';
 import type { GatewayUser, GatewayUserService, LoginOutcome } from '../../../src/modules/gateway/gateway-user-service.ts';
 import type { TokenService } from '../../../src/modules/vault/token-service.ts';
+import { answeringAsGateway } from '../../helpers/gateway-results.ts';
 
 /**
  * What a GetClientSessionID may cost (each real attempt is a 128 MiB scrypt): a per-address
@@ -50,7 +52,7 @@ function fakeUsers(password = 'right-password-1') {
 const sessions = { create: async () => ({ clientSessionId: '00000000-0000-4000-8000-000000000000' }) } as unknown as GatewaySessionService;
 
 function service(users: GatewayUserService, clock: ManualClock, perIp = 1000, limits: ConstructorParameters<typeof GatewayService>[0]['loginLimits'] = {}) {
-  return new GatewayService({ users, sessions, tokens: {} as TokenService, clock, loginAttemptsPerMinute: perIp, loginLimits: limits });
+  return answeringAsGateway(new GatewayService({ users, sessions, tokens: {} as TokenService, clock, loginAttemptsPerMinute: perIp, loginLimits: limits }));
 }
 
 const from = (ip: string) => ({ ip, userAgent: undefined });
@@ -89,7 +91,7 @@ describe('failed logins per username', () => {
     expect(locked).toEqual({ code: 'Invalid_Login', error: 'Too many failed logins for this Username; try again later.' });
     expect(fake.checks).toHaveLength(10);
     // Another username from there is not locked, nor this one from another address: a guesser
-    // cannot lock the integration out (a security review found the username-wide lock of 10 could).
+    // cannot lock the integration out.
     expect((await gateway.getClientSessionId({ username: 'bob', password: 'x' }, from('198.51.100.7'))).error).toBe('Invalid Username or Password.');
     expect((await gateway.getClientSessionId({ username: 'alice', password: 'right-password-1' }, from('203.0.113.5'))).code).toBe('OK');
     clock.advance(15 * 60_000 - 1);
