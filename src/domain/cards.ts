@@ -188,10 +188,11 @@ export interface CheckedCard {
 export function checkCard(
   raw: { number: string | undefined | null; expMonth: string | undefined | null; expYear: string | undefined | null },
   now: Date,
-): { ok: true; card: CheckedCard } | { ok: false; problems: CardProblem[] } {
+): { ok: true; card: CheckedCard } | { ok: false; problems: CardProblem[]; brand?: CardBrand } {
   const number = checkCardNumber(raw.number);
   const problems = [...(number.ok ? [] : [number.problem]), ...checkExpiry(raw.expMonth, raw.expYear, now)];
-  if (!number.ok || problems.length > 0) return { ok: false, problems };
+  // The brand of a good number with a bad expiry: the CVV's length depends on it.
+  if (!number.ok || problems.length > 0) return { ok: false, problems, ...(number.ok ? { brand: number.brand } : {}) };
   const card = { number: number.number, brand: number.brand, last4: number.last4, expMonth: raw.expMonth!.trim(), expYear: raw.expYear!.trim() };
   return { ok: true, card: card as CheckedCard };
 }

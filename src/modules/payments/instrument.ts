@@ -1,4 +1,5 @@
-import { cardBrand, checkCvv, checkExpiry, type CardPaymentMethodTypeId } from '../../domain/cards.ts';
+import type { CheckedBankAccount } from '../../domain/bank.ts';
+import { type CardPaymentMethodTypeId, type CheckedCard, cardBrand, checkCvv, checkExpiry } from '../../domain/cards.ts';
 import { PaymentMethodType } from '../../domain/payment-status.ts';
 import { Rule } from '../../domain/rules.ts';
 import { ValidationError } from '../../platform/errors.ts';
@@ -10,7 +11,20 @@ import type { ValidatedMethod } from './payment-validation.ts';
 
 /** What a charge is paid with, once validated and resolved (a stored token is opened for the processor). */
 export type Instrument =
-  | { kind: 'card'; number: string; paymentMethodTypeId: number; cardType: string; last4: string; expMonth: string; expYear: string; cvv?: string; name: string; token?: StoredToken }
+  | {
+      kind: 'card';
+      number: string;
+      paymentMethodTypeId: number;
+      cardType: string;
+      last4: string;
+      expMonth: string;
+      expYear: string;
+      cvv?: string;
+      name: string;
+      /** The card as the request sent it, checked; a stored token's card is `token`. */
+      checked?: CheckedCard;
+      token?: StoredToken;
+    }
   | { kind: 'wallet'; paymentMethodTypeId: 8 | 9; data: string; name: string }
   | {
       kind: 'bank';
@@ -23,6 +37,7 @@ export type Instrument =
       country: string;
       name: string;
       checkNumber?: string;
+      checked?: CheckedBankAccount;
       token?: StoredToken;
     };
 
@@ -35,19 +50,32 @@ export function sentInstrument(method: Exclude<ValidatedMethod, { kind: 'token' 
     case 'card':
       return {
         kind: 'card',
-        number: method.number,
-        paymentMethodTypeId: method.brand.paymentMethodTypeId,
-        cardType: method.brand.cardType,
-        last4: method.last4,
-        expMonth: method.expMonth,
-        expYear: method.expYear,
+        number: method.card.number,
+        paymentMethodTypeId: method.card.brand.paymentMethodTypeId,
+        cardType: method.card.brand.cardType,
+        last4: method.card.last4,
+        expMonth: method.card.expMonth,
+        expYear: method.card.expYear,
         cvv: method.cvv,
         name: method.name,
+        checked: method.card,
       };
     case 'wallet':
       return { kind: 'wallet', paymentMethodTypeId: method.paymentMethodTypeId, data: method.data, name: method.name };
     case 'bank':
-      return { ...method, kind: 'bank', paymentMethodTypeId: PaymentMethodType.ACH };
+      return {
+        kind: 'bank',
+        paymentMethodTypeId: PaymentMethodType.ACH,
+        routingNumber: method.account.routingNumber,
+        accountNumber: method.account.accountNumber,
+        last4: method.account.last4,
+        accountType: method.accountType,
+        checkType: method.checkType,
+        country: method.account.country,
+        name: method.name,
+        checkNumber: method.checkNumber,
+        checked: method.account,
+      };
   }
 }
 

@@ -6,6 +6,8 @@ import type { Clock } from '../../platform/clock.ts';
 import { DatabaseUnavailableError, NotChargedError, NotFoundError, OutcomeUnknownError, RecordUnknownError, ValidationError, VaultError, surelyNotApplied } from '../../platform/errors.ts';
 import type { Ids } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logging.ts';
+import type { Tx } from '../../platform/database/database.ts';
+import { holderOf, storedText } from '../../domain/holder.ts';
 import type { PendingWrites } from '../../platform/pending-writes.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, type SaleResult } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
@@ -363,35 +365,25 @@ export class PaymentService {
     }
   }
 
-  async #tokenize(partner: AuthenticatedPartner, instrument: Instrument, input: PaymentInputCommon, tx: Parameters<Parameters<PaymentRepository['transaction']>[0]>[0]): Promise<StoredToken | undefined> {
-    const holder = {
-      firstName: input.firstName?.trim() || undefined,
-      lastName: input.lastName?.trim() || undefined,
-      street: input.street?.trim() || undefined,
-      zip: input.zip?.trim() || undefined,
-      externalConstituentId: input.externalConstituentId?.trim() || undefined,
-      customerKey: input.externalCustomerId?.trim() || undefined,
-      source: 'api' as const,
-    };
-    if (instrument.kind === 'card') {
-      return this.#tokens.tokenizeCard(partner.id, { ...holder, cardNumber: instrument.number, expMonth: instrument.expMonth, expYear: instrument.expYear }, tx);
-    }
-    if (instrument.kind === 'bank') {
-      return this.#tokens.tokenizeBankAccount(
-        partner.id,
-        {
-          ...holder,
-          routingNumber: instrument.routingNumber,
-          accountNumber: instrument.accountNumber,
-          accountType: instrument.accountType as 1 | 2,
-          checkType: instrument.checkType as 1 | 2 | 3,
-          country: instrument.country,
-          nameOnAccount: instrument.name,
-        },
-        tx,
-      );
-    }
-    return undefined;
+  /** Stores the card or account the request sent, checked once by the payment's rules. */
+  async #tokenize(partner: AuthenticatedPartner, instrument: Instrument, input: PaymentInputCommon, tx: Tx): Promise<StoredToken | undefined> {
+    if (instrument.kind === 'wallet' || !instrument.checked) return undefined;
+    const holder = holderOf({
+      firstName: input.firstName,
+      lastName: input.lastName,
+      street: input.street,
+      zip: input.zip,
+      externalConstituentId: input.externalConstituentId,
+    });
+    const options = { source: 'api' as const, customerKey: storedText(input.externalCustomerId) };
+    if (instrument.kind === 'card') return this.#tokens.storeCard(partner.id, instrument.checked, holder, options, tx);
+    return this.#tokens.storeBankAccount(
+      partner.id,
+      instrument.checked,
+      holder,
+      { ...options, accountType: instrument.accountType as 1 | 2, checkType: instrument.checkType as 1 | 2 | 3, nameOnAccount: instrument.name },
+      tx,
+    );
   }
 }
 

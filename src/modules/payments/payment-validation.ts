@@ -1,5 +1,5 @@
-import { ACCOUNT_TYPES, CHECK_TYPES, bankCountry, checkAccountNumber, checkRoutingNumber, type BankCountry } from '../../domain/bank.ts';
-import { type CardBrand, type CardProblem, checkCardNumber, checkCvv, checkExpiry } from '../../domain/cards.ts';
+import { ACCOUNT_TYPES, CHECK_TYPES, type CheckedBankAccount, bankCountry, checkBankAccount } from '../../domain/bank.ts';
+import { type CardProblem, type CheckedCard, checkCard, checkCvv } from '../../domain/cards.ts';
 import { Rule, type RuleName, type RuleViolation } from '../../domain/rules.ts';
 import { countryProblem, currencyProblem, emailProblem, ipProblem, stateProblem, zipProblem } from '../../domain/address.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
@@ -54,9 +54,9 @@ type LimitedField = keyof typeof PAYMENT_LIMITS;
 const WALLET_TYPES = ['8', '9'];
 
 export type ValidatedMethod =
-  | { kind: 'card'; number: string; brand: CardBrand; last4: string; expMonth: string; expYear: string; cvv?: string; name: string }
+  | { kind: 'card'; card: CheckedCard; cvv?: string; name: string }
   | { kind: 'wallet'; paymentMethodTypeId: 8 | 9; data: string; name: string }
-  | { kind: 'bank'; routingNumber: string; accountNumber: string; last4: string; accountType: 1 | 2; checkType: 1 | 2 | 3; country: BankCountry; name: string; checkNumber?: string }
+  | { kind: 'bank'; account: CheckedBankAccount; accountType: 1 | 2; checkType: 1 | 2 | 3; name: string; checkNumber?: string }
   | { kind: 'token'; ref: string; cvv?: string; name?: string };
 
 export interface Validated {
@@ -175,25 +175,12 @@ export function validateCardPayment(input: CardPaymentInput, now: Date): Validat
   v.maxLength('expMonth', input.expMonth);
   v.maxLength('expYear', input.expYear);
   v.maxLength('cvNum', input.cvNum);
-  const number = checkCardNumber(input.cardNum);
-  if (!number.ok) v.card(number.problem, CARD_FIELDS);
-  for (const p of checkExpiry(input.expMonth, input.expYear, now)) v.card(p, CARD_FIELDS);
-  const cvvProblem = checkCvv(input.cvNum, number.ok ? number.brand : undefined);
+  const checked = checkCard({ number: input.cardNum, expMonth: input.expMonth, expYear: input.expYear }, now);
+  if (!checked.ok) for (const p of checked.problems) v.card(p, CARD_FIELDS);
+  const cvvProblem = checkCvv(input.cvNum, checked.ok ? checked.card.brand : checked.brand);
   if (cvvProblem) v.card(cvvProblem, CARD_FIELDS);
-  if (v.list.length > 0 || !number.ok) return { violations: v.list };
-  return {
-    violations: [],
-    method: {
-      kind: 'card',
-      number: number.number,
-      brand: number.brand,
-      last4: number.last4,
-      expMonth: input.expMonth!.trim(),
-      expYear: input.expYear!.trim(),
-      cvv: input.cvNum?.trim() || undefined,
-      name,
-    },
-  };
+  if (v.list.length > 0 || !checked.ok) return { violations: v.list };
+  return { violations: [], method: { kind: 'card', card: checked.card, cvv: input.cvNum?.trim() || undefined, name } };
 }
 
 export function validateAchPayment(input: AchPaymentInput): Validated {
@@ -225,25 +212,20 @@ export function validateAchPayment(input: AchPaymentInput): Validated {
   }
   v.maxLength('checkRoutingNumber', input.checkRoutingNumber);
   v.maxLength('checkAccountNumber', input.checkAccountNumber);
-  const routing = checkRoutingNumber(country, input.checkRoutingNumber);
-  if (!routing.ok) {
-    v.add(routing.problem.kind === 'required' ? Rule.Required : Rule.RoutingNumberInvalid, 'checkRoutingNumber', routing.problem.message);
+  const checked = checkBankAccount({ country, routingNumber: input.checkRoutingNumber, accountNumber: input.checkAccountNumber });
+  for (const p of checked.ok ? [] : checked.problems) {
+    const field = p.field === 'routingNumber' ? 'checkRoutingNumber' : 'checkAccountNumber';
+    const broken = p.field === 'routingNumber' ? Rule.RoutingNumberInvalid : Rule.AccountNumberInvalid;
+    v.add(p.kind === 'required' ? Rule.Required : broken, field, p.message);
   }
-  const account = checkAccountNumber(country, input.checkAccountNumber);
-  if (!account.ok) {
-    v.add(account.problem.kind === 'required' ? Rule.Required : Rule.AccountNumberInvalid, 'checkAccountNumber', account.problem.message);
-  }
-  if (v.list.length > 0 || !routing.ok || !account.ok) return { violations: v.list };
+  if (v.list.length > 0 || !checked.ok) return { violations: v.list };
   return {
     violations: [],
     method: {
       kind: 'bank',
-      routingNumber: routing.routingNumber,
-      accountNumber: account.accountNumber,
-      last4: account.last4,
+      account: checked.account,
       accountType: Number(accountType) as 1 | 2,
       checkType: Number(checkType) as 1 | 2 | 3,
-      country,
       name: input.nameOnCheck!.trim(),
       checkNumber: input.checkNumber?.trim() || undefined,
     },
