@@ -4,10 +4,10 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { charityId } from '../../../src/domain/charities/charity.ts';
 import type { ImportReport } from '../../../src/modules/charities/import-service.ts';
-import { SAMPLE_DIR, loadSampleCharitiesOnce, sampleFiles } from '../../../src/modules/charities/import-samples.ts';
+import { SAMPLE_DIR, sampleFiles } from '../../../src/modules/charities/import-samples.ts';
 import { CharityService } from '../../../src/modules/charities/search-service.ts';
 import { CharityImportService } from '../../../src/modules/charities/import-service.ts';
-import { CopySink } from '../../../src/modules/charities/import-copy.ts';
+import { CharityImportRepository, CopySink } from '../../../src/modules/charities/import-repository.ts';
 import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
@@ -224,9 +224,9 @@ describe('bad input', () => {
 describe('demo samples', () => {
   it('are loaded once per database: the second call imports nothing', async () => {
     // No marker yet in this database: the first call imports (every row is already there).
-    const firstCall = await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport);
+    const firstCall = await ctx.services.charityImport.importSamplesOnce();
     expect(firstCall?.totals).toMatchObject({ read: 25_585, inserted: 0 });
-    expect(await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport)).toBeUndefined();
+    expect(await ctx.services.charityImport.importSamplesOnce()).toBeUndefined();
   });
 });
 
@@ -236,7 +236,7 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
     const store = openPostgres(db.url, 2);
     const copy = vi.spyOn(CopySink, 'open');
     try {
-      const report = await new CharityImportService(store, db.url).importFiles(files);
+      const report = await new CharityImportService({ repository: new CharityImportRepository(store, db.url) }).importFiles(files);
       const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_names', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
       const redCross = await new CharityService(store).search({ Name: 'amercan red cross' }).catch(() => undefined);
       return { report, indexes, copies: copy.mock.calls.length, redCross };
