@@ -5,6 +5,7 @@ import type { Store } from './platform/database/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from './processors/registry.ts';
 import { CharityImportRepository } from './modules/charities/import-repository.ts';
 import { CharityImportService } from './modules/charities/import-service.ts';
+import { CharitySearchRepository } from './modules/charities/search-repository.ts';
 import { CharityService } from './modules/charities/search-service.ts';
 import { FeeService } from './modules/fees/fee-service.ts';
 import { GatewayService } from './modules/gateway/gateway-service.ts';
@@ -88,7 +89,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinks = new PayLinkService({ db: store.db, clock, ids, fees, processors, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ db: store.db, clock, ids, payments, tokens });
   const payLinkCheckout = new PayLinkCheckoutService({ clock, log, links: payLinks, results: payLinkResults, payments, tokens, fees, voids: refundsVoids, recurring: recurringProfiles });
-  const charities = new CharityService(store, { clock });
+  const charities = new CharityService({ repository: new CharitySearchRepository(store.sql), clock });
   const charityImport = new CharityImportService({ repository: new CharityImportRepository(store, deps.config.databaseUrl) });
   const databaseIdentity = new DatabaseIdentityService(store.db);
   return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { charityId } from '../../../src/domain/charities/charity.ts';
 import type { ImportReport } from '../../../src/modules/charities/import-service.ts';
 import { SAMPLE_DIR, sampleFiles } from '../../../src/modules/charities/import-samples.ts';
-import { CharityService } from '../../../src/modules/charities/search-service.ts';
 import { CharityImportService } from '../../../src/modules/charities/import-service.ts';
 import { CharityImportRepository, CopySink } from '../../../src/modules/charities/import-repository.ts';
 import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase } from '../../helpers/store.ts';
+import { charitySearch, queried } from '../../helpers/charity-search.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 
 let ctx: TestContext;
@@ -141,11 +141,11 @@ describe('re-importing', () => {
     expect(await byNumber(ein!)).toMatchObject({ id, name: `${name} RENAMED` });
     // Name searches read charity_names, which the same statement keeps.
     const renamed = { Name: `${name} renamed` };
-    expect((await ctx.services.charities.search(renamed)).results.map((r) => r.id)).toEqual([id]);
+    expect((await queried(ctx.services.charities).search(renamed)).results.map((r) => r.id)).toEqual([id]);
     const back = await ctx.services.charityImport.importFiles([sample('irs-eo-bmf-VT.csv')]);
     expect(back.totals).toMatchObject({ updated: 1, unchanged: 6_534 });
-    await expect(ctx.services.charities.search(renamed)).rejects.toMatchObject({ name: 'NotFoundError' });
-    expect((await ctx.services.charities.search({ Name: name! })).results.map((r) => r.id)).toContain(id);
+    await expect(queried(ctx.services.charities).search(renamed)).rejects.toMatchObject({ name: 'NotFoundError' });
+    expect((await queried(ctx.services.charities).search({ Name: name! })).results.map((r) => r.id)).toContain(id);
   });
 });
 
@@ -238,7 +238,7 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
     try {
       const report = await new CharityImportService({ repository: new CharityImportRepository(store, db.url) }).importFiles(files);
       const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_names', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
-      const redCross = await new CharityService(store).search({ Name: 'amercan red cross' }).catch(() => undefined);
+      const redCross = await charitySearch(store.sql).search({ Name: 'amercan red cross' }).catch(() => undefined);
       return { report, indexes, copies: copy.mock.calls.length, redCross };
     } finally {
       copy.mockRestore();
