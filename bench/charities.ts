@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { CharityImportRepository } from '../src/modules/charities/import-repository.ts';
 import { CharityImportService } from '../src/modules/charities/import-service.ts';
 import { openPostgres } from '../src/platform/database/database.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
@@ -54,7 +55,7 @@ export async function run(options: { seconds: number }) {
 
     const store = openPostgres(benchUrl, 4);
     await migrate(store);
-    const importer = new CharityImportService(store, benchUrl);
+    const importer = new CharityImportService({ repository: new CharityImportRepository(store, benchUrl) });
     const rss: number[] = [];
     let nextSample = 0;
     process.stdout.write(`importing ${(bytes / 1e6).toFixed(0)} MB\n`);

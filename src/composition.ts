@@ -3,7 +3,9 @@ import type { Config } from './config.ts';
 import type { Ids } from './platform/ids.ts';
 import type { Store } from './platform/database/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from './processors/registry.ts';
+import { CharityImportRepository } from './modules/charities/import-repository.ts';
 import { CharityImportService } from './modules/charities/import-service.ts';
+import { CharitySearchRepository } from './modules/charities/search-repository.ts';
 import { CharityService } from './modules/charities/search-service.ts';
 import { FeeService } from './modules/fees/fee-service.ts';
 import { GatewayService } from './modules/gateway/gateway-service.ts';
@@ -105,8 +107,8 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinks = new PayLinkService({ repository: new PayLinkRepository(store.db), clock, ids, fees, references, partners, tokens, site: { publicBaseUrl, providerName, providerUrl } });
   const payLinkResults = new PayLinkResultService({ repository: new PayLinkResultRepository(store.db), clock, ids, payments, tokens });
   const payLinkCheckout = new PayLinkCheckoutService({ clock, log, links: payLinks, results: payLinkResults, payments, tokens, fees, voids: refundsVoids, recurring: recurringProfiles });
-  const charities = new CharityService(store, { clock });
-  const charityImport = new CharityImportService(store, deps.config.databaseUrl);
+  const charities = new CharityService({ repository: new CharitySearchRepository(store.sql), clock });
+  const charityImport = new CharityImportService({ repository: new CharityImportRepository(store, deps.config.databaseUrl) });
   const databaseIdentity = new DatabaseIdentityService(store.db);
   return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }

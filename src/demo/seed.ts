@@ -1,5 +1,4 @@
 import type { FeeSchedule } from '../domain/fee-schedule.ts';
-import { loadSampleCharitiesOnce } from '../modules/charities/import-samples.ts';
 import type { Services } from '../composition.ts';
 import { appSettings } from '../platform/database/schema/index.ts';
 import { type DemoCredentials, type DemoGatewayUser, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
@@ -63,7 +62,7 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   // Two servers starting at once on one PostgreSQL database seed one demo environment.
   return services.store.withAdvisoryLock(DEMO_LOCK, async () => {
     // The charity directory's shipped US and Canadian samples (once per database).
-    await loadSampleCharitiesOnce(services.store, services.charityImport);
+    await services.charityImport.importSamplesOnce();
     return seedOnce(services, dataDir);
   });
 }

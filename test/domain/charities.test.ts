@@ -5,9 +5,8 @@ import { countryCode } from '../../src/domain/charities/countries.ts';
 import { craFormat } from '../../src/domain/charities/cra-listing.ts';
 import { splitCsvLine } from '../../src/domain/charities/csv-line.ts';
 import { detectFormat } from '../../src/domain/charities/file-format.ts';
-import { parseCharitySearch, parseTaxId } from '../../src/domain/charities/search-criteria.ts';
 import { searchText } from '../../src/domain/charities/search-text.ts';
-import { asWire } from '../helpers/wire-violations.ts';
+import { parseTaxId } from '../../src/domain/charities/tax-id.ts';
 
 const IRS_HEADER =
   'EIN,NAME,ICO,STREET,CITY,STATE,ZIP,GROUP,SUBSECTION,AFFILIATION,CLASSIFICATION,RULING,DEDUCTIBILITY,FOUNDATION,ACTIVITY,ORGANIZATION,STATUS,TAX_PERIOD,ASSET_CD,INCOME_CD,FILING_REQ_CD,PF_FILING_REQ_CD,ACCT_PD,ASSET_AMT,INCOME_AMT,REVENUE_AMT,NTEE_CD,SORT_NAME';
@@ -200,43 +199,5 @@ describe('parseTaxId', () => {
     expect(parseTaxId(' 136747276 RR 0001 ')).toEqual({ root: '136747276', registryNumber: '136747276RR0001', only: 'CRA' });
     expect(parseTaxId('5301966')).toBeNull();
     expect(parseTaxId('530-196605')).toBeNull();
-  });
-});
-
-describe('parseCharitySearch', () => {
-  const violations = (input: Parameters<typeof parseCharitySearch>[0]) => {
-    const r = parseCharitySearch(input);
-    return 'violations' in r ? asWire(r.violations).map((v) => [v.code, v.field ?? null]) : [];
-  };
-
-  it('needs at least one criterion', () => {
-    expect(violations({})).toEqual([[7000, null]]);
-    expect(violations({ Name: '  ', CharitySource: 2 })).toEqual([[7000, null]]);
-  });
-
-  it('refuses names without letters or digits, bad EINs and EINs of the other country', () => {
-    expect(violations({ Name: '***' })).toEqual([[7001, 'Name']]);
-    expect(violations({ EIN: '12-34' })).toEqual([[7002, 'EIN']]);
-    expect(violations({ EIN: '136747276RR0001' })).toEqual([[7003, 'EIN']]);
-    expect(violations({ EIN: '53-0196605', CharitySource: 2 })).toEqual([[7003, 'EIN']]);
-    expect(violations({ EIN: '530196605', CharitySource: 2 })).toEqual([]);
-  });
-
-  it('checks CharitySource, State, paging and SortColumn', () => {
-    expect(violations({ Name: 'x', CharitySource: 3 })).toEqual([[1006, 'CharitySource']]);
-    expect(violations({ State: 'DCX' })).toEqual([[1003, 'State']]);
-    expect(violations({ State: 'dc', PageIndex: 0, PageSize: 101 })).toEqual([[1005, 'PageIndex'], [1005, 'PageSize']]);
-    expect(violations({ State: 'DC', SortColumn: 'Revenue' })).toEqual([[1006, 'SortColumn']]);
-  });
-
-  it('ranks a Name search by relevance unless a sort is asked for', () => {
-    const sortOf = (input: Parameters<typeof parseCharitySearch>[0]) => {
-      const r = parseCharitySearch(input);
-      return 'criteria' in r ? r.criteria.sort : 'invalid';
-    };
-    expect(sortOf({ Name: 'red cross' })).toBeNull();
-    expect(sortOf({ Name: 'red cross', SortColumn: 'city' })).toEqual({ column: 'City', desc: false });
-    expect(sortOf({ Name: 'red cross', SortDesc: true })).toEqual({ column: 'NpoName', desc: true });
-    expect(sortOf({ State: 'DC' })).toEqual({ column: 'NpoName', desc: false });
   });
 });

@@ -3,9 +3,6 @@ import { hash } from 'node:crypto';
 /** The two registries the directory is built from. */
 export type Registry = 'IRS' | 'CRA';
 
-/** CharitySource on the wire: 1 US (IRS), 2 Canada (CRA). */
-export const REGISTRY_OF_SOURCE: Record<number, Registry> = { 1: 'IRS', 2: 'CRA' };
-
 /** Whether a subordinate's central organization (its group exemption holder) is known. */
 export type GroupRole = 'central' | 'member';
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.ts';
-import { type CharitySearchInput, MAX_PAGE_SIZE, SORT_COLUMNS } from '../../domain/charities/search-criteria.ts';
 import type { CharitySummary } from '../../modules/charities/search-service.ts';
 import type { Services } from '../../composition.ts';
+import { type CharitySearchQuery as Query, MAX_PAGE_SIZE, SORT_COLUMNS, parseCharitySearch } from './charity-search-query.ts';
+import { ApiValidationError } from './problems.ts';
 import { BrokenRules, Guid, Nullable, Text, notFound } from './wire.ts';
 
 const CharitySearchQuery = Type.Object({
@@ -73,7 +74,7 @@ function toWire(c: CharitySummary) {
 }
 
 export function charitySearchRoutes(app: FastifyInstance, services: Services, config: Config) {
-  app.get<{ Querystring: CharitySearchInput }>(
+  app.get<{ Querystring: Query }>(
     '/CharitySearch',
     {
       config: {
@@ -99,7 +100,9 @@ export function charitySearchRoutes(app: FastifyInstance, services: Services, co
       },
     },
     async (request) => {
-      const page = await services.charities.search(request.query);
+      const parsed = parseCharitySearch(request.query);
+      if ('violations' in parsed) throw new ApiValidationError(parsed.violations);
+      const page = await services.charities.search(parsed.criteria);
       return {
         TotalResultCount: page.total,
         TotalPages: page.totalPages,

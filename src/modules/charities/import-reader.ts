@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 
 /** One line of a registry file, without its line ending, numbered from 1 like an editor does. */
@@ -59,5 +60,19 @@ export async function* readLines(path: string, onBytes?: (bytes: number) => void
   if (carry && carry.length) {
     const last = carry[carry.length - 1] === CR ? carry.subarray(0, -1) : carry;
     yield [{ number: ++number, text: decodeLine(last) }];
+  }
+}
+
+/** The first line of a file, read without reading the file. */
+export async function headerLine(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('latin1');
+    const end = text.indexOf('\n');
+    return (end < 0 ? text : text.slice(0, end)).replace(/\r$/, '');
+  } finally {
+    await handle.close();
   }
 }

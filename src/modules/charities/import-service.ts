@@ -1,14 +1,13 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { CharityRecord } from '../../domain/charities/charity.ts';
 import { detectFormat } from '../../domain/charities/file-format.ts';
 import type { RowFormat } from '../../domain/charities/row-format.ts';
-import pg from 'pg';
-import type { SqlClient, Store } from '../../platform/database/database.ts';
-import { CopySink, ParserThread, isUniqueViolation, sqlOf } from './import-copy.ts';
-import { readLines } from './import-reader.ts';
-import { CharityWriter } from './import-writer.ts';
 import { OperatorInputError } from '../../platform/errors.ts';
+import { type CharityImportRepository, type CopySink, type ImportSession, isDuplicateCharity } from './import-repository.ts';
+import { headerLine, readLines } from './import-reader.ts';
+import { SAMPLE_DIR, sampleFiles } from './import-samples.ts';
+import { type BatchReply, ParserThread } from './parser-thread.ts';
 
 export interface Rejection {
   line: number;
@@ -42,8 +41,6 @@ export interface ImportProgress {
   rowsRead: number;
 }
 
-/** Any fixed number: imports into one database take turns. */
-const CHARITY_IMPORT_LOCK = 727_008;
 /** Rejections listed per file; beyond this they are counted only (memory stays bounded). */
 export const MAX_LISTED_REJECTIONS = 1000;
 /** Threads that parse a COPY load: with two, parsing kept up with PostgreSQL on two cores. */
@@ -52,17 +49,6 @@ const PARSER_THREADS = 2;
 const DEFAULT_BATCH_SIZE = 2000;
 /** The words already sent in this import; cleared when it grows past this (it is only a cache). */
 const MAX_KNOWN_WORDS = 500_000;
-/** Rows per COPY chunk (the first load on PostgreSQL). */
-
-/** Statistics (charity_names' with its vacuum below: the name index's word frequencies steer the plans). */
-const ANALYZE = 'ANALYZE charities; ANALYZE charity_words';
-/**
- * charity_names is vacuumed as well as analyzed: a name search reads the names beginning with the
- * query from the name index alone (an index-only scan) only where the table's pages are marked
- * all-visible, which a vacuum does (a statement of its own: not inside a transaction block).
- */
-const VACUUM_NAMES = 'VACUUM (ANALYZE) charity_names';
-const VACUUM_NAMES_ONLY = 'VACUUM charity_names';
 
 type Plan = { path: string; format: RowFormat; size: number }[];
 interface ImportOptions {
@@ -74,20 +60,6 @@ type Sink = (records: CharityRecord[], report: ImportFileReport) => Promise<void
 /** Reads one file into the import, filling its report; `onBytes` reports progress. */
 type FileReader = (path: string, format: RowFormat, report: ImportFileReport, onBytes: (bytes: number) => void) => Promise<void>;
 
-/** The first line of a file, read without reading the file. */
-async function headerLine(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString('latin1');
-    const end = text.indexOf('\n');
-    return (end < 0 ? text : text.slice(0, end)).replace(/\r$/, '');
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * `payments charities import <file>...`: streams IRS EO BMF and CRA listing files into the
  * directory. Rows are upserted by CharityId; a bad row is rejected with its line number and
@@ -96,13 +68,22 @@ async function headerLine(path: string): Promise<string> {
  * at a time (plus the set of distinct name words, which is bounded).
  */
 export class CharityImportService {
-  readonly #store: Store;
-  readonly #databaseUrl: string | undefined;
+  readonly #repository: CharityImportRepository;
 
-  /** `databaseUrl`: on PostgreSQL the importer works on a connection of its own (COPY needs one). */
-  constructor(store: Store, databaseUrl?: string) {
-    this.#store = store;
-    this.#databaseUrl = store.kind === 'postgres' ? databaseUrl : undefined;
+  constructor(deps: { repository: CharityImportRepository }) {
+    this.#repository = deps.repository;
+  }
+
+  /**
+   * The demo directory: the shipped samples, imported once per database (a marker row records it),
+   * so later starts cost one query. Returns the report when it imported, undefined otherwise.
+   */
+  async importSamplesOnce(): Promise<ImportReport | undefined> {
+    if (await this.#repository.samplesImported()) return undefined;
+    const files = sampleFiles();
+    const report = await this.importFiles(files);
+    await this.#repository.markSamplesImported({ files: files.map((f) => f.slice(SAMPLE_DIR.length + 1)), rows: report.totals.read });
+    return report;
   }
 
   async importFiles(paths: string[], options: ImportOptions = {}): Promise<ImportReport> {
@@ -126,37 +107,13 @@ export class CharityImportService {
       }
       plan.push({ path, format, size });
     }
-    // One import at a time per database, on one connection of its own, without PostgreSQL's JIT
-    // compiler (it would spend more time compiling each batch statement than running it).
-    return this.#withConnection(async (sql, client) => {
-      await sql.exec('SET jit = off');
-      try {
-        const files = await this.#importPlan(sql, client, plan, options);
-        const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
-        for (const f of files) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
-        // Fresh statistics, so the planner sees a directory that just grew (or appeared).
-        const changed = totals.inserted + totals.updated > 0;
-        if (changed) await sql.exec(ANALYZE);
-        // Also after an import that changed nothing: a database upgraded by migration 0017 gets its
-        // pages marked then (a vacuum skips the pages already marked: cheap when nothing changed).
-        await sql.exec(changed ? VACUUM_NAMES : VACUUM_NAMES_ONLY);
-        return { files, totals, seconds: (performance.now() - started) / 1000 };
-      } finally {
-        await sql.exec('RESET jit');
-      }
+    return this.#repository.session(async (session) => {
+      const files = await this.#importPlan(session, plan, options);
+      const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
+      for (const f of files) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
+      await session.refreshStatistics(totals.inserted + totals.updated > 0);
+      return { files, totals, seconds: (performance.now() - started) / 1000 };
     });
-  }
-
-  async #withConnection<T>(fn: (sql: SqlClient, client: pg.Client | undefined) => Promise<T>): Promise<T> {
-    if (!this.#databaseUrl) return this.#store.withAdvisoryLock(CHARITY_IMPORT_LOCK, (sql) => fn(sql, undefined));
-    const client = new pg.Client({ connectionString: this.#databaseUrl });
-    await client.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock($1)', [CHARITY_IMPORT_LOCK]);
-      return await fn(sqlOf(client), client);
-    } finally {
-      await client.end();
-    }
   }
 
   /**
@@ -166,53 +123,43 @@ export class CharityImportService {
    * while its indexes are rebuilt); there was nothing to find yet anyway. On PostgreSQL the rows
    * go in by COPY. Later imports upsert batch by batch and never lock readers out.
    */
-  async #importPlan(sql: SqlClient, client: pg.Client | undefined, plan: Plan, options: ImportOptions): Promise<ImportFileReport[]> {
-    const writer = new CharityWriter(sql);
-    const [{ empty }] = (await sql.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM charities) AS empty')) as [{ empty: boolean }];
-    if (!empty) {
-      const files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer)));
-      await writer.refreshGroups();
+  async #importPlan(session: ImportSession, plan: Plan, options: ImportOptions): Promise<ImportFileReport[]> {
+    if (!(await session.directoryIsEmpty())) {
+      const files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(session)));
+      await session.refreshGroups();
       return files;
     }
-    const firstLoad = async (copy: boolean) => {
-      await sql.exec('BEGIN');
-      try {
+    const firstLoad = (copy: boolean) =>
+      session.inTransaction(async () => {
         // Names left without their charity (rows deleted by hand) would collide with the load's.
-        await writer.clearNames();
-        const dropped = await writer.dropSecondaryIndexes();
+        await session.clearNames();
+        const dropped = await session.dropSecondaryIndexes();
         let files: ImportFileReport[];
         if (copy) {
           // Without its primary key too, unless another table references it: a sorted build at
           // the end costs a fraction of 1.9 million random inserts. A duplicate CharityId then
           // shows as a unique violation when the key is built.
-          const withoutKey = await writer.dropPrimaryKeyUnlessReferenced();
-          const sink = CopySink.open(client!);
+          const withoutKey = await session.dropPrimaryKeyUnlessReferenced();
+          const sink = session.openCopy();
           const words = new Set<string>();
           files = await this.#load(plan, options, (path, _format, report, onBytes) => this.#copyFile(path, report, onBytes, sink, words));
           await sink.finish();
-          if (withoutKey) await writer.addPrimaryKey();
-          await writer.fillNames();
-          const all = [...words];
-          for (let i = 0; i < all.length; i += 5000) await writer.addWords(all.slice(i, i + 5000));
+          if (withoutKey) await session.addPrimaryKey();
+          await session.fillNames();
+          await session.addWords([...words]);
         } else {
-          files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(writer)));
+          files = await this.#load(plan, options, this.#batches(options.batchSize ?? DEFAULT_BATCH_SIZE, upsertSink(session)));
         }
-        await sql.exec(`SET LOCAL maintenance_work_mem = '512MB'`);
-        await writer.createIndexes(dropped);
-        await writer.refreshGroups();
-        await sql.exec('COMMIT');
+        await session.createIndexes(dropped);
+        await session.refreshGroups();
         return files;
-      } catch (err) {
-        await sql.exec('ROLLBACK').catch(() => {});
-        throw err;
-      }
-    };
-    if (!client) return firstLoad(false);
+      });
+    if (!session.canCopy) return firstLoad(false);
     try {
       return await firstLoad(true);
     } catch (err) {
       // The same charity twice across the files: COPY cannot take it, upserts can.
-      if (!isUniqueViolation(err)) throw err;
+      if (!isDuplicateCharity(err)) throw err;
       return firstLoad(false);
     }
   }
@@ -240,7 +187,7 @@ export class CharityImportService {
 
   /**
    * The COPY path, one file: its lines are parsed on PARSER_THREADS other threads
-   * (charity-parse-worker.ts), batch by batch in turn, while this one reads ahead and streams
+   * (parse-worker.ts), batch by batch in turn, while this one reads ahead and streams
    * the COPY text in file order; two batches per thread in flight at most (memory stays a few
    * chunks). Parsing, not PostgreSQL, bounded a single-threaded load. Rows are counted as
    * inserted: COPY takes all of them or fails. The name words found go into `words`.
@@ -249,7 +196,7 @@ export class CharityImportService {
     const header = await headerLine(path);
     const parsers = Array.from({ length: PARSER_THREADS }, () => new ParserThread(header));
     try {
-      const take = async (reply: Awaited<ReturnType<ParserThread['parse']>>) => {
+      const take = async (reply: BatchReply) => {
         report.read += reply.read;
         report.rejected += reply.rejected;
         report.inserted += reply.rows;
@@ -316,7 +263,7 @@ export class CharityImportService {
 }
 
 /** Batched upserts, each batch's new name words first (a search never lacks a row's words). */
-function upsertSink(writer: CharityWriter): Sink {
+function upsertSink(session: Pick<ImportSession, 'addWords' | 'upsert'>): Sink {
   const knownWords = new Set<string>();
   return async (records, report) => {
     if (records.length === 0) return;
@@ -330,8 +277,8 @@ function upsertSink(writer: CharityWriter): Sink {
       }
     }
     if (knownWords.size > MAX_KNOWN_WORDS) knownWords.clear();
-    for (let i = 0; i < fresh.length; i += 5000) await writer.addWords(fresh.slice(i, i + 5000));
-    const { inserted, updated } = await writer.upsert(records);
+    await session.addWords(fresh);
+    const { inserted, updated } = await session.upsert(records);
     report.inserted += inserted;
     report.updated += updated;
     report.unchanged += records.length - inserted - updated;

@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { detectFormat } from '../../domain/charities/file-format.ts';
-import { copyLine } from './copy-text.ts';
+import { copyLine } from './charity-rows.ts';
 import type { FileLine } from './import-reader.ts';
 
 export type ParseRequest = { lines: FileLine[] } | { done: true };

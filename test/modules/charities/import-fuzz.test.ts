@@ -10,7 +10,8 @@ import type { RowFormat } from '../../../src/domain/charities/row-format.ts';
 import { searchText } from '../../../src/domain/charities/search-text.ts';
 import { type ImportReport, CharityImportService, MAX_LISTED_REJECTIONS } from '../../../src/modules/charities/import-service.ts';
 import { SAMPLE_DIR } from '../../../src/modules/charities/import-samples.ts';
-import { CHARITY_COLUMNS } from '../../../src/modules/charities/import-writer.ts';
+import { CHARITY_COLUMNS } from '../../../src/modules/charities/charity-rows.ts';
+import { CharityImportRepository } from '../../../src/modules/charities/import-repository.ts';
 import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { type Store, openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
@@ -112,11 +113,11 @@ beforeAll(async () => {
     // empty directory then goes by COPY, parsed on worker threads.
     const db = await freshDatabase(url);
     store = openPostgres(db.url, 4);
-    importer = new CharityImportService(store, db.url);
+    importer = new CharityImportService({ repository: new CharityImportRepository(store, db.url) });
     drop = db.drop;
   } else {
     store = await freshStore();
-    importer = new CharityImportService(store);
+    importer = new CharityImportService({ repository: new CharityImportRepository(store) });
   }
   const files = (['irs', 'cra'] as const).map((k) => writeFile(`clean-${k}.txt`, [SOURCES[k].header, ...SOURCES[k].rows, ''].join('\r\n')));
   const report = await importer.importFiles(files);

@@ -4,14 +4,14 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { charityId } from '../../../src/domain/charities/charity.ts';
 import type { ImportReport } from '../../../src/modules/charities/import-service.ts';
-import { SAMPLE_DIR, loadSampleCharitiesOnce, sampleFiles } from '../../../src/modules/charities/import-samples.ts';
-import { CharityService } from '../../../src/modules/charities/search-service.ts';
+import { SAMPLE_DIR, sampleFiles } from '../../../src/modules/charities/import-samples.ts';
 import { CharityImportService } from '../../../src/modules/charities/import-service.ts';
-import { CopySink } from '../../../src/modules/charities/import-copy.ts';
+import { CharityImportRepository, CopySink } from '../../../src/modules/charities/import-repository.ts';
 import { OperatorInputError } from '../../../src/platform/errors.ts';
 import { openPostgres } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase } from '../../helpers/store.ts';
+import { charitySearch, queried } from '../../helpers/charity-search.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 
 let ctx: TestContext;
@@ -141,11 +141,11 @@ describe('re-importing', () => {
     expect(await byNumber(ein!)).toMatchObject({ id, name: `${name} RENAMED` });
     // Name searches read charity_names, which the same statement keeps.
     const renamed = { Name: `${name} renamed` };
-    expect((await ctx.services.charities.search(renamed)).results.map((r) => r.id)).toEqual([id]);
+    expect((await queried(ctx.services.charities).search(renamed)).results.map((r) => r.id)).toEqual([id]);
     const back = await ctx.services.charityImport.importFiles([sample('irs-eo-bmf-VT.csv')]);
     expect(back.totals).toMatchObject({ updated: 1, unchanged: 6_534 });
-    await expect(ctx.services.charities.search(renamed)).rejects.toMatchObject({ name: 'NotFoundError' });
-    expect((await ctx.services.charities.search({ Name: name! })).results.map((r) => r.id)).toContain(id);
+    await expect(queried(ctx.services.charities).search(renamed)).rejects.toMatchObject({ name: 'NotFoundError' });
+    expect((await queried(ctx.services.charities).search({ Name: name! })).results.map((r) => r.id)).toContain(id);
   });
 });
 
@@ -224,9 +224,9 @@ describe('bad input', () => {
 describe('demo samples', () => {
   it('are loaded once per database: the second call imports nothing', async () => {
     // No marker yet in this database: the first call imports (every row is already there).
-    const firstCall = await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport);
+    const firstCall = await ctx.services.charityImport.importSamplesOnce();
     expect(firstCall?.totals).toMatchObject({ read: 25_585, inserted: 0 });
-    expect(await loadSampleCharitiesOnce(ctx.store, ctx.services.charityImport)).toBeUndefined();
+    expect(await ctx.services.charityImport.importSamplesOnce()).toBeUndefined();
   });
 });
 
@@ -236,9 +236,9 @@ describe.skipIf(!testDatabaseUrl())('the first load on PostgreSQL', () => {
     const store = openPostgres(db.url, 2);
     const copy = vi.spyOn(CopySink, 'open');
     try {
-      const report = await new CharityImportService(store, db.url).importFiles(files);
+      const report = await new CharityImportService({ repository: new CharityImportRepository(store, db.url) }).importFiles(files);
       const indexes = (await store.sql.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename IN ('charities', 'charity_names', 'charity_words') ORDER BY 1`)).map((r) => r.indexname);
-      const redCross = await new CharityService(store).search({ Name: 'amercan red cross' }).catch(() => undefined);
+      const redCross = await charitySearch(store.sql).search({ Name: 'amercan red cross' }).catch(() => undefined);
       return { report, indexes, copies: copy.mock.calls.length, redCross };
     } finally {
       copy.mockRestore();

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { splitCsvLine } from '../../../src/domain/charities/csv-line.ts';
-import { CharityService, VOCABULARY_TTL_MS } from '../../../src/modules/charities/search-service.ts';
+import { VOCABULARY_TTL_MS } from '../../../src/modules/charities/search-service.ts';
+import { CharitySearchRepository } from '../../../src/modules/charities/search-repository.ts';
+import type { CharitySearchQuery } from '../../../src/http/api/charity-search-query.ts';
 import { sampleFiles } from '../../../src/modules/charities/import-samples.ts';
 import type { NamePlan } from '../../../src/modules/charities/name-plan.ts';
 import { CharityNameStatistics } from '../../../src/modules/charities/name-statistics.ts';
+import { charitySearch } from '../../helpers/charity-search.ts';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 
 /**
@@ -56,10 +59,10 @@ afterAll(async () => ctx?.close());
 
 describe('name search plans', () => {
   it('all find the same charities', async () => {
-    const reference = new CharityService(ctx.store, { plan: plans['every condition through the index']! });
+    const reference = charitySearch(ctx.store.sql, { plan: plans['every condition through the index']! });
     const others = [
-      ...Object.entries(plans).map(([name, plan]) => [name, new CharityService(ctx.store, { plan })] as const),
-      [BEGINNING_FIRST, new CharityService(ctx.store, { beginningFirst: () => true })] as const,
+      ...Object.entries(plans).map(([name, plan]) => [name, charitySearch(ctx.store.sql, { plan })] as const),
+      [BEGINNING_FIRST, charitySearch(ctx.store.sql, { beginningFirst: () => true })] as const,
     ];
     let compared = 0;
     for (const Name of queries()) {
@@ -86,7 +89,7 @@ describe('name search plans', () => {
   }, 180_000);
 
   it('lists the whole-name match first when it looks among the names beginning with the query', async () => {
-    const service = new CharityService(ctx.store, { beginningFirst: () => true });
+    const service = charitySearch(ctx.store.sql, { beginningFirst: () => true });
     const page = await service.search({ Name: 'Phi Beta Kappa Society', PageSize: 100 });
     expect(page.total).toBe(200);
     expect(page.results[0]!.name).toBe('PHI BETA KAPPA SOCIETY');
@@ -101,8 +104,8 @@ describe('name search plans', () => {
 
   it('looks beyond the names beginning with the query when fewer than 201 of them match', async () => {
     // No shipped name begins with "beta sigma"; "PHI BETA SIGMA ..." names have both words.
-    const beginningFirst = new CharityService(ctx.store, { beginningFirst: () => true });
-    const indexOnly = new CharityService(ctx.store, { beginningFirst: () => false });
+    const beginningFirst = charitySearch(ctx.store.sql, { beginningFirst: () => true });
+    const indexOnly = charitySearch(ctx.store.sql, { beginningFirst: () => false });
     const page = await beginningFirst.search({ Name: 'beta sigma', PageSize: 100 });
     expect(page).toEqual(await indexOnly.search({ Name: 'beta sigma', PageSize: 100 }));
     expect(page.total).toBeGreaterThan(0);
@@ -116,7 +119,7 @@ describe('name search plans', () => {
   });
 
   it('reads the name index statistics ANALYZE keeps (after an import) on this store', async () => {
-    const statistics = await new CharityNameStatistics(ctx.store.sql).get();
+    const statistics = await new CharityNameStatistics(() => new CharitySearchRepository(ctx.store.sql).nameStatistics()).get();
     expect(statistics.rows).toBeGreaterThan(1000);
     // "inc" is in a good share of the shipped names.
     expect(statistics.commonWords.get('inc')).toBeGreaterThan(0.05);
@@ -127,7 +130,7 @@ describe('name search plans', () => {
 describe('the vocabulary each process keeps', () => {
   it('finds a word an import adds once VOCABULARY_TTL_MS has passed since it was last looked up', async () => {
     const clock = new ManualClock();
-    const service = new CharityService(ctx.store, { clock });
+    const service = charitySearch(ctx.store.sql, { clock });
     await expect(service.search({ Name: 'zyxwvut', CharitySource: 2 })).rejects.toMatchObject({ name: 'NotFoundError' });
 
     // A CRA export (test fixture, not registry data) with a charity named by that new word.
@@ -165,7 +168,7 @@ describe('the vocabulary each process keeps', () => {
         };
       },
     });
-    const service = new CharityService({ ...ctx.store, sql }, { clock });
+    const service = charitySearch(sql, { clock });
     const before = await service.search({ Name: 'st albans' });
     clock.advance(VOCABULARY_TTL_MS - 1);
     tick = true;
@@ -188,8 +191,8 @@ describe('the vocabulary each process keeps', () => {
         };
       },
     });
-    const service = new CharityService({ ...ctx.store, sql });
-    const cases: [Parameters<CharityService['search']>[0], boolean][] = [
+    const service = charitySearch(sql);
+    const cases: [CharitySearchQuery, boolean][] = [
       [{ Name: 'vermont' }, true],
       [{ Name: 'phi beta kappa society' }, true],
       [{ Name: 'the vermont association of the united states inc' }, false],

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleFiles } from '../../../src/modules/charities/import-samples.ts';
+import { queried } from '../../helpers/charity-search.ts';
 import { createTestContext, type TestContext } from '../../helpers/context.ts';
 
 /** 0017 moves what name searches read to charity_names, on a directory that already holds charities. */
@@ -21,7 +22,7 @@ afterAll(() => ctx?.close());
 
 describe('migration 0017 on a directory made before it', () => {
   it('gives every charity its entry in charity_names, moves the name indexes, and name searches find the same charities', async () => {
-    const search = async () => (await ctx.services.charities.search({ Name: 'amercan red cross' })).results.map((r) => r.id);
+    const search = async () => (await queried(ctx.services.charities).search({ Name: 'amercan red cross' })).results.map((r) => r.id);
     const before = await search();
     expect(before.length).toBeGreaterThan(0);
     await ctx.store.sql.exec(BEFORE_0017);

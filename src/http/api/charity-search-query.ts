@@ -1,9 +1,17 @@
-import { Rule, type RuleViolation } from '../rules.ts';
-import { REGISTRY_OF_SOURCE, type Registry } from './charity.ts';
-import { searchText } from './search-text.ts';
+import type { Registry } from '../../domain/charities/charity.ts';
+import { searchText } from '../../domain/charities/search-text.ts';
+import { parseTaxId } from '../../domain/charities/tax-id.ts';
+import { Rule, type RuleViolation } from '../../domain/rules.ts';
+import type { CharitySearchCriteria, SortKey } from '../../modules/charities/search-service.ts';
 
-/** GET /api/CharitySearch as the edge hands it over (wire names, types already checked). */
-export interface CharitySearchInput {
+/**
+ * GET /api/CharitySearch's query, read into the search's criteria. Every check here is of the
+ * query string the spec defines: its field names, CharitySource's numbers, SortColumn's result
+ * field names and the paging limits; the violations are said in the API's words already.
+ */
+
+/** The query as the route hands it over (wire names, types already checked by the schema). */
+export interface CharitySearchQuery {
   Name?: string;
   EIN?: string;
   CharitySource?: number;
@@ -15,50 +23,38 @@ export interface CharitySearchInput {
   SortDesc?: boolean;
 }
 
-/** The SearchResults fields a search can be sorted by. */
-export const SORT_COLUMNS = [
-  'CharityId', 'NpoName', 'EIN', 'Address1', 'Address2', 'City', 'State', 'Zip', 'Country',
-  'NpoEligibilityFlag', 'ParentOrgName', 'NTEEcode',
-] as const;
-export type SortColumn = (typeof SORT_COLUMNS)[number];
+/** CharitySource: 1 US (IRS), 2 Canada (CRA). */
+const REGISTRY_OF_SOURCE: Record<number, Registry> = { 1: 'IRS', 2: 'CRA' };
+
+/** The SearchResults fields a search can be sorted by, and the result field each names. */
+export const SORT_KEY_OF_COLUMN = {
+  CharityId: 'id',
+  NpoName: 'name',
+  EIN: 'ein',
+  Address1: 'address1',
+  Address2: 'address2',
+  City: 'city',
+  State: 'state',
+  Zip: 'zip',
+  Country: 'country',
+  NpoEligibilityFlag: 'eligible',
+  ParentOrgName: 'parentOrgName',
+  NTEEcode: 'nteeCode',
+} as const satisfies Record<string, SortKey>;
+export type SortColumn = keyof typeof SORT_KEY_OF_COLUMN;
+export const SORT_COLUMNS = Object.keys(SORT_KEY_OF_COLUMN) as SortColumn[];
 const SORT_BY_LOWER = new Map<string, SortColumn>(SORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
-
-export interface CharitySearchCriteria {
-  registry: Registry;
-  /** The normalized query and its words, when Name was given. */
-  name: { text: string; words: string[] } | null;
-  /** The 9 digits of the EIN or BN, and the whole BN when its RR#### suffix was given. */
-  taxId: { root: string; registryNumber: string | null } | null;
-  cityKey: string | null;
-  state: string | null;
-  pageIndex: number;
-  pageSize: number;
-  /** null: best matches first (a Name search without an explicit sort). */
-  sort: { column: SortColumn; desc: boolean } | null;
-}
-
-/** Name words beyond this many add cost and no precision. */
-export const MAX_NAME_WORDS = 12;
 
 function given(text: string | undefined): string | null {
   const v = text?.trim();
   return v ? v : null;
 }
 
-/** An EIN as a partner may write it: 53-0196605, 530196605, 136747276RR0001, 136747276. */
-export function parseTaxId(text: string): { root: string; registryNumber: string | null; only: Registry | null } | null {
-  const compact = text.replace(/\s+/g, '').toUpperCase();
-  if (/^\d{9}$/.test(compact)) return { root: compact, registryNumber: null, only: null };
-  if (/^\d{2}-\d{7}$/.test(compact)) return { root: compact.replace('-', ''), registryNumber: null, only: 'IRS' };
-  if (/^\d{9}RR\d{4}$/.test(compact)) return { root: compact.slice(0, 9), registryNumber: compact, only: 'CRA' };
-  return null;
-}
-
 /** Checks the query and turns it into criteria, or into the list of broken rules. */
-export function parseCharitySearch(input: CharitySearchInput): { criteria: CharitySearchCriteria } | { violations: RuleViolation[] } {
+export function parseCharitySearch(input: CharitySearchQuery): { criteria: CharitySearchCriteria } | { violations: RuleViolation[] } {
   const violations: RuleViolation[] = [];
   const source = input.CharitySource ?? 1;
   const registry = REGISTRY_OF_SOURCE[source];
@@ -72,14 +68,10 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
     violations.push({ code: Rule.CharitySearchCriterionRequired, message: 'At least one of Name, EIN, City or State is required.' });
   }
 
-  let name: CharitySearchCriteria['name'] = null;
+  let name: string | null = null;
   if (nameText) {
-    const text = searchText(nameText);
-    if (!text) {
-      violations.push({ code: Rule.CharityNameUnsearchable, field: 'Name', message: "'Name' must contain at least one letter or digit." });
-    } else {
-      name = { text, words: [...new Set(text.split(' '))].slice(0, MAX_NAME_WORDS) };
-    }
+    name = searchText(nameText) || null;
+    if (!name) violations.push({ code: Rule.CharityNameUnsearchable, field: 'Name', message: "'Name' must contain at least one letter or digit." });
   }
 
   let taxId: CharitySearchCriteria['taxId'] = null;
@@ -130,11 +122,11 @@ export function parseCharitySearch(input: CharitySearchInput): { criteria: Chari
     if (!column) {
       violations.push({ code: Rule.InvalidValue, field: 'SortColumn', message: `'SortColumn' must be one of ${SORT_COLUMNS.join(', ')}.` });
     } else {
-      sort = { column, desc: input.SortDesc === true };
+      sort = { column: SORT_KEY_OF_COLUMN[column], desc: input.SortDesc === true };
     }
   } else if (!name || input.SortDesc === true) {
     // No sort asked for: a Name search ranks best matches first; anything else is by name.
-    sort = { column: 'NpoName', desc: input.SortDesc === true };
+    sort = { column: 'name', desc: input.SortDesc === true };
   }
 
   if (violations.length) return { violations };
