@@ -73,10 +73,10 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
-  const processors = new ProcessorService(store.db);
+  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
+  const processors = new ProcessorService({ references });
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
   const fees = new FeeService(store.db, clock, partners);
-  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
   const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens, references });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
