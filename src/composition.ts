@@ -9,6 +9,8 @@ import { FeeService } from './modules/fees/fee-service.ts';
 import { GatewayService } from './modules/gateway/gateway-service.ts';
 import { GatewaySessionService } from './modules/partners/gateway-session-service.ts';
 import { GatewayUserService } from './modules/gateway/gateway-user-service.ts';
+import { ContractRepository } from './modules/partners/contract-repository.ts';
+import { PartnerRepository } from './modules/partners/partner-repository.ts';
 import { PartnerService } from './modules/partners/partner-service.ts';
 import { BillingService } from './modules/recurring/billing-service.ts';
 import { PaymentService } from './modules/payments/payment-service.ts';
@@ -68,12 +70,13 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService(store.db, clock, ids, vault);
+  const partnerRepository = new PartnerRepository(store.db);
+  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
   const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
   const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
   const sessions = new SessionService(store.db, clock, ids);
-  const partners = new PartnerService(store.db, clock, ids, sessions);
-  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
+  const partners = new PartnerService({ partners: partnerRepository, contracts: new ContractRepository(store.db), references, sessions, clock, ids });
   const processors = new ProcessorService({ references });
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
   const fees = new FeeService(store.db, clock, partners);
