@@ -23,6 +23,7 @@ import { ReferenceRepository } from './modules/partners/reference-repository.ts'
 import { ReferenceService } from './modules/partners/reference-service.ts';
 import { RecurringProfileService } from './modules/recurring/profile-service.ts';
 import { RefundVoidService } from './modules/adjustments/refund-void-service.ts';
+import { SessionRepository } from './modules/partners/session-repository.ts';
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { TokenService } from './modules/vault/token-service.ts';
@@ -70,12 +71,13 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService(store.db, clock, ids, vault);
+  const sessionRepository = new SessionRepository(store.db);
   const partnerRepository = new PartnerRepository(store.db);
   const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
-  const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
+  const gatewaySessions = new GatewaySessionService({ sessions: sessionRepository, clock, ids, ttlMs: deps.config.gatewaySessionTtlMs });
   const gatewayUsers = new GatewayUserService(store.db, clock, ids, gatewaySessions);
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
-  const sessions = new SessionService(store.db, clock, ids);
+  const sessions = new SessionService({ sessions: sessionRepository, partners: partnerRepository, clock, ids });
   const partners = new PartnerService({ partners: partnerRepository, contracts: new ContractRepository(store.db), references, sessions, clock, ids });
   const processors = new ProcessorService({ references });
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
