@@ -81,7 +81,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const partners = new PartnerService({ partners: partnerRepository, contracts: new ContractRepository(store.db), references, sessions, clock, ids });
   const processors = new ProcessorService({ references });
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
-  const fees = new FeeService(store.db, clock, partners);
+  const fees = new FeeService({ partners, references, tokens, clock });
   const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens, references });
   const recurringProfiles = new RecurringProfileService({ db: store.db, clock, ids, tokens, processors, fees });
   const billing = new BillingService({ store, clock, ids, log, payments, retryDays: deps.config.billingRetryDays });

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../src/http/api/error-codes.ts';
+import { wireViolation } from '../../src/http/api/wire-names.ts';
 import type { RuleName } from '../../src/domain/rules.ts';
 import type { Violation } from '../../src/platform/errors.ts';
 
@@ -8,6 +9,11 @@ import type { Violation } from '../../src/platform/errors.ts';
  */
 export function asWire(violations: readonly Violation[]): { code: number; field?: string; message: string }[] {
   return violations.map((v) => ({ ...v, code: ErrorCode[v.code as RuleName] }));
+}
+
+/** Like `asWire`, with the fields and `{field}` placeholders of a service's camelCase violations in surface A's names too. */
+export function asApiWire(violations: readonly Violation[]): { code: number; field?: string; message: string }[] {
+  return asWire(violations.map(wireViolation));
 }
 
 /** For `.catch()`: a ValidationError rethrown with its violations as surface A says them. */

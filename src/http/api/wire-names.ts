@@ -5,7 +5,11 @@ import type { Violation } from '../../platform/errors.ts';
  * (`firstName` is `FirstName`), but for the fields named here. A path names each of its parts so
  * (`lines[0].amountCents` is `Transactions[0].Amount`).
  */
-const WIRE_NAMES: Readonly<Record<string, string>> = {};
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  lines: 'Transactions',
+  amountCents: 'Amount',
+  tokenRef: 'TokenGuid',
+};
 
 export function wireName(field: string): string {
   return field.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (part) => WIRE_NAMES[part] ?? part.charAt(0).toUpperCase() + part.slice(1));

@@ -501,7 +501,7 @@ export class PayLinkService {
     try {
       const quote = await this.#fees.quote(partner, {
         lines: lines.map(feeLineOf),
-        lineField: (i, field) => `PaymentLines[${i}].${field === 'TransactionSourceGroupId' ? 'Type' : field}`,
+        lineField: (i, field) => `PaymentLines[${i}].${field === 'transactionSourceGroupId' ? 'Type' : field}`,
       });
       // Every payment is refused above MAX_CENTS: a link over it could never be paid.
       if (quote.totalPaymentCents > MAX_CENTS) return [{ code: Rule.OutOfRange, field: 'PaymentLines', message: 'must add up to at most 9999999999.99 (with the fees the payer covers)' }];
