@@ -29,6 +29,9 @@ import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { TokenService } from './modules/vault/token-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
+import { HealthService } from './modules/operations/health-service.ts';
+import { InstallationService } from './modules/operations/installation-service.ts';
+import { OperationsRepository } from './modules/operations/operations-repository.ts';
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
@@ -64,6 +67,10 @@ export interface Services {
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
   databaseIdentity: DatabaseIdentityService;
+  /** Whether the database answers, and whether its clock agrees with this process's. */
+  health: HealthService;
+  /** Facts the installation records about itself, and a lock the processes of one database take turns on. */
+  installation: InstallationService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
@@ -94,8 +101,11 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, log, links: payLinks, results: payLinkResults, payments, tokens, fees, voids: refundsVoids, recurring: recurringProfiles });
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
-  const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  const operations = new OperationsRepository(store);
+  const databaseIdentity = new DatabaseIdentityService({ repository: operations });
+  const health = new HealthService({ repository: operations, clock });
+  const installation = new InstallationService({ repository: operations });
+  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /** The jobs a server process runs beside the HTTP server. */
