@@ -1,7 +1,7 @@
-import type { Clock } from './platform/clock.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './config.ts';
-import type { Ids } from './platform/ids.ts';
-import type { Store } from './platform/database/database.ts';
+import { cryptoIds, type Ids } from './platform/ids.ts';
+import { openStore, type Store } from './platform/database/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from './processors/registry.ts';
 import { CharityImportService } from './modules/charities/import-service.ts';
 import { CharityService } from './modules/charities/search-service.ts';
@@ -106,6 +106,21 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const health = new HealthService({ repository: operations, clock });
   const installation = new InstallationService({ repository: operations });
   return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+}
+
+/**
+ * Opens the configured database (bringing its schema up to date) and builds the services on it,
+ * with the system clock and ids: for a process that runs commands (the CLI). `close` closes the
+ * database.
+ */
+export async function openServices(config: Config, log: RootLogger): Promise<Services & { close(): Promise<void> }> {
+  const store = await openStore(config);
+  try {
+    return { ...createServices({ store, clock: systemClock, ids: cryptoIds, config, log }), close: () => store.close() };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 /** The jobs a server process runs beside the HTTP server. */
