@@ -50,13 +50,13 @@ const notFound = (what: string) => new NotFoundError(`Fees not found: ${what}`);
  * group rule of the partner's kind, and runs the pure fee rules (src/domain/fees.ts).
  */
 export class FeeService {
-  readonly #partners: PartnerService;
-  readonly #references: ReferenceService;
-  readonly #tokens: TokenService;
+  readonly #partners: Pick<PartnerService, 'getContract'>;
+  readonly #references: Pick<ReferenceService, 'resolve'>;
+  readonly #tokens: Pick<TokenService, 'find'>;
   readonly #clock: Clock;
   readonly #schedules = new Map<string, { expiresAt: number; schedules: ReadonlyMap<number, FeeSchedule> }>();
 
-  constructor(deps: { partners: PartnerService; references: ReferenceService; tokens: TokenService; clock: Clock }) {
+  constructor(deps: { partners: Pick<PartnerService, 'getContract'>; references: Pick<ReferenceService, 'resolve'>; tokens: Pick<TokenService, 'find'>; clock: Clock }) {
     this.#partners = deps.partners;
     this.#references = deps.references;
     this.#tokens = deps.tokens;

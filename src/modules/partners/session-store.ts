@@ -1,6 +1,9 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { SessionKind, SessionRepository } from './session-repository.ts';
 
+/** What the store asks of the repository for every kind of session. */
+export type SessionTable = Pick<SessionRepository, 'revoke' | 'deleteExpiredBefore'>;
+
 /** Sessions expired longer ago than this are deleted by the purge. */
 const PURGE_AFTER_MS = 24 * 60 * 60 * 1000;
 const CACHE_MAX_ENTRIES = 50_000;
@@ -13,7 +16,7 @@ const CACHE_MAX_ENTRIES = 50_000;
  * notice within `recheckMs`).
  */
 export class SessionStore<S extends { expiresAt: Date }> {
-  readonly #repository: SessionRepository;
+  readonly #repository: SessionTable;
   readonly #kind: SessionKind;
   readonly #clock: Clock;
   readonly #recheckMs: number;
@@ -22,7 +25,7 @@ export class SessionStore<S extends { expiresAt: Date }> {
   readonly #cache = new Map<string, { session: S; checkedAt: number }>();
 
   constructor(deps: {
-    repository: SessionRepository;
+    repository: SessionTable;
     kind: SessionKind;
     clock: Clock;
     recheckMs: number;
