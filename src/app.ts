@@ -165,7 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(ProblemDetails);
 
   await registerOpenApi(app, config.publicBaseUrl);
-  healthRoutes(app, services.store, availability);
+  healthRoutes(app, services.health, availability);
   await app.register(apiPlugin, { prefix: '/api', services, extraRoutes: options.extraApiRoutes });
   await app.register(payPagePlugin, { prefix: '/paylink', services });
   await app.register(gatewayPlugin, { services });

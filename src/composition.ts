@@ -1,7 +1,7 @@
-import type { Clock } from './platform/clock.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './config.ts';
-import type { Ids } from './platform/ids.ts';
-import type { Store } from './platform/database/database.ts';
+import { cryptoIds, type Ids } from './platform/ids.ts';
+import { openStore, type Store } from './platform/database/database.ts';
 import { defaultProcessors, type ProcessorRegistry } from './processors/registry.ts';
 import { CharityImportRepository } from './modules/charities/import-repository.ts';
 import { CharityImportService } from './modules/charities/import-service.ts';
@@ -12,6 +12,8 @@ import { GatewayService } from './modules/gateway/gateway-service.ts';
 import { GatewaySessionService } from './modules/partners/gateway-session-service.ts';
 import { GatewayUserRepository } from './modules/gateway/gateway-user-repository.ts';
 import { GatewayUserService } from './modules/gateway/gateway-user-service.ts';
+import { ContractRepository } from './modules/partners/contract-repository.ts';
+import { PartnerRepository } from './modules/partners/partner-repository.ts';
 import { PartnerService } from './modules/partners/partner-service.ts';
 import { BillingRepository } from './modules/recurring/billing-repository.ts';
 import { BillingService } from './modules/recurring/billing-service.ts';
@@ -32,6 +34,7 @@ import { RecurringProfileRepository } from './modules/recurring/profile-reposito
 import { RecurringProfileService } from './modules/recurring/profile-service.ts';
 import { RefundVoidService } from './modules/adjustments/refund-void-service.ts';
 import { AdjustmentRepository } from './modules/adjustments/adjustment-repository.ts';
+import { SessionRepository } from './modules/partners/session-repository.ts';
 import { SessionService } from './modules/partners/session-service.ts';
 import { SettlementService } from './modules/adjustments/settlement-service.ts';
 import { SettlementRepository } from './modules/adjustments/settlement-repository.ts';
@@ -40,6 +43,9 @@ import { TokenService } from './modules/vault/token-service.ts';
 import { VaultService } from './modules/vault/vault-service.ts';
 import { type Vault, vaultFromConfig } from './modules/vault/vault.ts';
 import { DatabaseIdentityService } from './modules/operations/database-identity-service.ts';
+import { HealthService } from './modules/operations/health-service.ts';
+import { InstallationService } from './modules/operations/installation-service.ts';
+import { OperationsRepository } from './modules/operations/operations-repository.ts';
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
@@ -79,6 +85,10 @@ export interface Services {
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
   databaseIdentity: DatabaseIdentityService;
+  /** Whether the database answers, and whether its clock agrees with this process's. */
+  health: HealthService;
+  /** Facts the installation records about itself, and a lock the processes of one database take turns on. */
+  installation: InstallationService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
@@ -87,15 +97,17 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService({ repository: new TokenRepository(store.db), clock, ids, vault });
   const vaultService = new VaultService({ vault, tokens, clock });
-  const gatewaySessions = new GatewaySessionService(store.db, clock, ids, deps.config.gatewaySessionTtlMs);
+  const sessionRepository = new SessionRepository(store.db);
+  const partnerRepository = new PartnerRepository(store.db);
+  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
+  const gatewaySessions = new GatewaySessionService({ sessions: sessionRepository, clock, ids, ttlMs: deps.config.gatewaySessionTtlMs });
   const gatewayUsers = new GatewayUserService({ repository: new GatewayUserRepository(store.db), clock, ids, sessions: gatewaySessions });
   const gateway = new GatewayService({ users: gatewayUsers, sessions: gatewaySessions, tokens, clock, loginAttemptsPerMinute: deps.config.gatewayLoginRateLimitPerMinute });
-  const sessions = new SessionService(store.db, clock, ids);
-  const partners = new PartnerService(store.db, clock, ids, sessions);
-  const processors = new ProcessorService(store.db);
+  const sessions = new SessionService({ sessions: sessionRepository, partners: partnerRepository, clock, ids });
+  const partners = new PartnerService({ partners: partnerRepository, contracts: new ContractRepository(store.db), references, sessions, clock, ids });
+  const processors = new ProcessorService({ references });
   const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
-  const fees = new FeeService(store.db, clock, partners);
-  const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
+  const fees = new FeeService({ partners, references, tokens, clock });
   const pendingWrites = new PendingWrites(log);
   const payments = new PaymentService({ repository: new PaymentRepository(store), clock, ids, log, fees, adapters: processorAdapters, tokens, references, pendingWrites });
   const recurringProfiles = new RecurringProfileService({ repository: new RecurringProfileRepository(store.db), clock, ids, tokens, processors, references, fees });
@@ -109,8 +121,26 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const payLinkCheckout = new PayLinkCheckoutService({ clock, log, links: payLinks, results: payLinkResults, payments, tokens, fees, voids: refundsVoids, recurring: recurringProfiles });
   const charities = new CharityService({ repository: new CharitySearchRepository(store.sql), clock });
   const charityImport = new CharityImportService({ repository: new CharityImportRepository(store, deps.config.databaseUrl) });
-  const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  const operations = new OperationsRepository(store);
+  const databaseIdentity = new DatabaseIdentityService({ repository: operations });
+  const health = new HealthService({ repository: operations, clock });
+  const installation = new InstallationService({ repository: operations });
+  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+}
+
+/**
+ * Opens the configured database (bringing its schema up to date) and builds the services on it,
+ * with the system clock and ids: for a process that runs commands (the CLI). `close` closes the
+ * database.
+ */
+export async function openServices(config: Config, log: RootLogger): Promise<Services & { close(): Promise<void> }> {
+  const store = await openStore(config);
+  try {
+    return { ...createServices({ store, clock: systemClock, ids: cryptoIds, config, log }), close: () => store.close() };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 /** The jobs a server process runs beside the HTTP server. */

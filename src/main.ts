@@ -15,7 +15,7 @@ import { DatabaseUnavailableError, findError } from './platform/errors.ts';
 import { openStore } from './platform/database/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './modules/payments/processor-outcome.ts';
 import { checkVaultKeysAtStart } from './modules/vault/key-check.ts';
-import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './modules/operations/clock-agreement.ts';
+import { CLOCK_SKEW_LIMIT_MS } from './modules/operations/clock-agreement.ts';
 
 /** Several servers on one database must share SETTLEMENT_CUTOFF: each closes batches at its own. */
 async function warnOfOtherCutoff(services: Services, log: FastifyBaseLogger): Promise<void> {
@@ -56,7 +56,7 @@ async function warnOfMovedDatabase(services: Services, log: FastifyBaseLogger): 
  */
 async function warnOfClockSkew(services: Services, log: FastifyBaseLogger): Promise<void> {
   try {
-    const skew = await clockSkewMs(services.store.sql, services.clock);
+    const skew = await services.health.clockSkewMs();
     if (skew === null || Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS) return;
     log.warn(
       { clockAheadOfDatabaseSeconds: Math.round(skew / 1000) },
@@ -145,7 +145,7 @@ async function main() {
   await warnOfMovedDatabase(services, app.log);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log, {
-    clockSkewMs: () => clockSkewMs(services.store.sql, services.clock),
+    clockSkewMs: () => services.health.clockSkewMs(),
     clockSkewLimitMs: CLOCK_SKEW_LIMIT_MS,
     databaseConfirmed: () => services.databaseIdentity.confirmed(),
   });

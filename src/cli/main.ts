@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { systemClock } from '../platform/clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { cryptoIds } from '../platform/ids.ts';
 import pino from 'pino';
 import { createLogger } from '../platform/logging.ts';
-import { createServices, type Services } from '../composition.ts';
-import { NotFoundError, ValidationError } from '../platform/errors.ts';
-import { OperatorInputError } from '../platform/errors.ts';
+import { openServices, type Services } from '../composition.ts';
+import { NotFoundError, OperatorInputError, ValidationError } from '../platform/errors.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from '../platform/data-dir-lock.ts';
-import { openStore, type Store } from '../platform/database/database.ts';
 import { type CliContext, type Command, UsageError, parseCommandArgs, wantsHelp, wantsJson } from './command.ts';
 import { commands } from './commands/index.ts';
 import { commandHelp, generalHelp, groupCommands, groupHelp } from './help.ts';
@@ -87,9 +83,8 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     err(`error: unknown command: ${argv.slice(0, 2).join(' ')}\n\n${generalHelp(commands)}`);
     return 2;
   }
-  let store: Store | undefined;
   let lock: DataDirLock | undefined;
-  let services: Services | undefined;
+  let services: (Services & { close(): Promise<void> }) | undefined;
   try {
     const args = parseCommandArgs(found.command, found.rest);
     const config = loadConfig();
@@ -101,14 +96,13 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         if (!config.databaseUrl) {
           lock = lockDataDir(config.dataDir, `cli: ${found.command.name}`);
           // A mistyped or missing DATA_DIR would otherwise answer from a new, empty database as if
-          // it were the real one ("No partners."): say so (an operator audit found it silent).
+          // it were the real one ("No partners."): say so.
           const database = join(config.dataDir, 'pglite');
           if (!existsSync(database)) err(`note: no database in ${resolve(config.dataDir)} yet: a new one is created there (set DATA_DIR to use another)`);
         }
-        store = await openStore(config);
         // Per-item problems go to stderr as log lines (warnings and worse unless LOG_LEVEL says more); results to stdout.
         const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, pino.destination(2));
-        services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log });
+        services = await openServices(config, log);
         return services;
       },
     };
@@ -126,7 +120,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     err(`error: ${unexpectedMessage(e)}`);
     return 1;
   } finally {
-    await store?.close();
+    await services?.close();
     lock?.release();
   }
 }

@@ -19,8 +19,7 @@ const rotated = ' (rotated since: no longer valid; the CLI printed the new one)'
  * What `npm start` prints: where the service listens and, with the demo, how to call it.
  * `secrets`: the demo partners' ClientSecret and ApiKey and the gateway user's password are
  * printed only to a terminal. Anywhere else the output is a log (docker, journald, a redirect),
- * and a log never holds a secret (an audit of the logs found them there); the banner then says
- * which file holds them.
+ * and a log never holds a secret; the banner then says which file holds them.
  */
 export function banner(
   config: Config,

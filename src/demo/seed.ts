@@ -1,8 +1,6 @@
 import type { FeeSchedule } from '../domain/fee-schedule.ts';
 import type { Services } from '../composition.ts';
-import { appSettings } from '../platform/database/schema/index.ts';
 import { type DemoCredentials, type DemoGatewayUser, type DemoPartnerCredentials, readCredentials, writeCredentials } from './credentials.ts';
-import { eq } from '../platform/database/drizzle.ts';
 
 const DEMO_KEY = 'demo';
 const DEMO_LOCK = 727_002;
@@ -60,7 +58,7 @@ export async function createDemoPartner(services: Services, name: string, kind: 
  */
 export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
   // Two servers starting at once on one PostgreSQL database seed one demo environment.
-  return services.store.withAdvisoryLock(DEMO_LOCK, async () => {
+  return services.installation.exclusively(DEMO_LOCK, async () => {
     // The charity directory's shipped US and Canadian samples (once per database).
     await services.charityImport.importSamplesOnce();
     return seedOnce(services, dataDir);
@@ -68,13 +66,12 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
 }
 
 async function seedOnce(services: Services, dataDir: string): Promise<DemoCredentials> {
-  const { db } = services.store;
-  const [marker] = await db.select().from(appSettings).where(eq(appSettings.key, DEMO_KEY));
-  if (!marker) {
+  const current = await services.installation.fact<DemoMarker>(DEMO_KEY);
+  if (!current) {
     const nonProfit = await createDemoPartner(services, 'Demo Charity Partner', 'non-profit');
     const forProfit = await createDemoPartner(services, 'Demo Merchant Partner', 'for-profit');
     const value: DemoMarker = { nonProfit: nonProfit.ClientId, forProfit: forProfit.ClientId };
-    await db.insert(appSettings).values({ key: DEMO_KEY, value });
+    await services.installation.recordFact(DEMO_KEY, value);
     const credentials: DemoCredentials = {
       note: 'Demo credentials generated on first start. Keep this file private; the database holds only hashes.',
       partners: [nonProfit, forProfit],
@@ -83,7 +80,6 @@ async function seedOnce(services: Services, dataDir: string): Promise<DemoCreden
     writeCredentials(dataDir, credentials);
     return credentials;
   }
-  const current = (await db.select().from(appSettings).where(eq(appSettings.key, DEMO_KEY)))[0]!.value as DemoMarker;
   const saved = readCredentials(dataDir);
   const ids = [current.nonProfit, current.forProfit];
   if (saved && ids.every((id) => saved.partners.some((p) => p.ClientId === id))) {

@@ -4,6 +4,7 @@ import { backgroundJobs } from '../../src/composition.ts';
 import { type BackgroundJob, startBackgroundJobs } from '../../src/platform/jobs.ts';
 import { ManualClock, systemClock } from '../../src/platform/clock.ts';
 import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from '../../src/modules/operations/clock-agreement.ts';
+import { OperationsRepository } from '../../src/modules/operations/operations-repository.ts';
 import { cardToken, createProfile, profilePayments } from '../modules/recurring/fixtures.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
@@ -22,21 +23,24 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** The database server's clock. */
+const databaseNow = () => new OperationsRepository(ctx.store).databaseNowMs();
+
 function fakeLog() {
   return { error: vi.fn(), warn: vi.fn(), info: vi.fn(), debug: vi.fn() } as unknown as FastifyBaseLogger & { error: ReturnType<typeof vi.fn> };
 }
 
 async function runJobsFor(jobs: BackgroundJob[], log: FastifyBaseLogger, ms: number) {
-  const running = startBackgroundJobs(jobs, log, { clockSkewMs: () => clockSkewMs(ctx.services.store.sql, ctx.clock) });
+  const running = startBackgroundJobs(jobs, log, { clockSkewMs: () => clockSkewMs(databaseNow, ctx.clock) });
   await new Promise((resolve) => setTimeout(resolve, ms));
   await running.stop();
 }
 
 describe('the clock check of background jobs', () => {
   it("measures this process's clock against the database server's", async () => {
-    expect(Math.abs((await clockSkewMs(ctx.services.store.sql, systemClock))!)).toBeLessThan(5_000);
+    expect(Math.abs((await clockSkewMs(databaseNow, systemClock))!)).toBeLessThan(5_000);
     const ahead = new ManualClock(new Date(Date.now() + 3_600_000));
-    expect(Math.round((await clockSkewMs(ctx.services.store.sql, ahead))! / 60_000)).toBe(60);
+    expect(Math.round((await clockSkewMs(databaseNow, ahead))! / 60_000)).toBe(60);
   });
 
   it('marks every job: each charges, settles or deletes by the clock', () => {
@@ -108,7 +112,7 @@ describe('the clock check of background jobs', () => {
 
     clock.set(new Date());
     const today = clock.now().toISOString().slice(0, 10);
-    const running = startBackgroundJobs(billing(), fakeLog(), { clockSkewMs: () => clockSkewMs(ctx.services.store.sql, ctx.clock) });
+    const running = startBackgroundJobs(billing(), fakeLog(), { clockSkewMs: () => clockSkewMs(databaseNow, ctx.clock) });
     try {
       await vi.waitFor(async () => expect((await profilePayments(ctx, guid)).length).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 50 });
     } finally {

@@ -1,5 +1,6 @@
 import type { Services } from '../../composition.ts';
-import { AlreadyConfirmedError, type DatabaseIdentity } from '../../modules/operations/database-identity-service.ts';
+import type { DatabaseIdentity } from '../../modules/operations/database-identity-service.ts';
+import { ConflictError } from '../../platform/errors.ts';
 import { type Command, UsageError } from '../command.ts';
 
 /**
@@ -11,7 +12,7 @@ import { type Command, UsageError } from '../command.ts';
 const WAITING =
   'this database was restored or copied and waits for confirmation: stop every server of the old database, reconcile with the processor what happened after the backup, then run payments database confirm-move';
 
-/** `billing run` and `settle` move money as the server's jobs do: not on a database that waits (a review found them running there). */
+/** `billing run` and `settle` move money as the server's jobs do: not on a database that waits. */
 export async function refuseWaitingDatabase(services: Services): Promise<void> {
   if (!(await services.databaseIdentity.confirmed())) throw new Error(WAITING);
 }
@@ -58,7 +59,8 @@ export const databaseCommands: Command[] = [
     async run(ctx, { values }) {
       const { databaseIdentity } = await ctx.services();
       const done = await databaseIdentity.confirmMove({ force: values.force === true }).catch((err: unknown) => {
-        if (err instanceof AlreadyConfirmedError) throw new UsageError(`${err.message}\nusage: payments ${this.usage}`);
+        // Only a database that waits is confirmed without --force.
+        if (err instanceof ConflictError) throw new UsageError(`${err.message}\nusage: payments ${this.usage}`);
         throw err;
       });
       if (ctx.json) return ctx.out(JSON.stringify(done));

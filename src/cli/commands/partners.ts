@@ -1,4 +1,5 @@
 import { DEFAULT_PAYMENT_METHOD_TYPES } from '../../modules/partners/partner-service.ts';
+import { ConflictError } from '../../platform/errors.ts';
 import type { Command } from '../command.ts';
 import { UsageError, requiredPositional, requiredString } from '../command.ts';
 
@@ -128,11 +129,8 @@ export const partnerCommands: Command[] = [
       const processorId = await (await ctx.services()).partners
         .createProcessor(id, { name, mkey, paymentMethodTypes: types, isDefault: values.default === true ? true : undefined })
         .catch((err: unknown) => {
-          // The MKey is unique per partner: a second processor with it is the operator's mistake, not a failed query.
-          const cause = (err as { cause?: { code?: string; constraint?: string } }).cause;
-          if (cause?.code === '23505' && cause.constraint === 'processors_partner_id_mkey_key') {
-            throw new UsageError(`--mkey "${mkey?.trim()}" is already the MKey of another processor of this partner`);
-          }
+          // The MKey is unique per partner: a second processor with it is the operator's mistake.
+          if (err instanceof ConflictError) throw new UsageError(`--mkey "${mkey?.trim()}" is already the MKey of another processor of this partner`);
           throw err;
         });
       ctx.out(ctx.json ? JSON.stringify({ ProcessorGuid: processorId }) : `Processor created: ${processorId}`);

@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { Rule, type RuleViolation } from '../../domain/rules.ts';
 import type { FeeBreakdown as FeeBreakdownDomain } from '../../domain/fees.ts';
+import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { centsToWire } from '../../domain/money.ts';
 import type { Services } from '../../composition.ts';
+import type { FeeQuoteRequest, FeeService, ResolvedFeeQuote } from '../../modules/fees/fee-service.ts';
+import { ValidationError, type Violation } from '../../platform/errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readTransactionLine, readTransactionLines } from './transaction-lines.ts';
 import { Guid, JSON_CONSUMES, notFound } from './wire.ts';
 import { ApiValidationError } from './problems.ts';
+import { wireViolation } from './wire-names.ts';
 
 /**
  * GET /api/fee and POST /api/fees, and the wire form of a fee breakdown, which the payment
@@ -155,6 +159,22 @@ function readPaymentMethodType(q: { PaymentMethodTypeId?: string; CreditCardType
   return result;
 }
 
+/** The fee service's violations as these routes say them: the payment method type has two names here. */
+function feeViolation(v: Violation): Violation {
+  const wire = wireViolation(v);
+  if (v.code !== Rule.FeeTokenWithPaymentMethodType) return wire;
+  return { ...wire, message: "'TokenGuid' cannot be sent with 'PaymentMethodTypeId' or 'CreditCardTypeId': the token's card brand decides the fees." };
+}
+
+async function quote(fees: FeeService, partner: AuthenticatedPartner, request: FeeQuoteRequest): Promise<ResolvedFeeQuote> {
+  try {
+    return await fees.quote(partner, request);
+  } catch (err) {
+    if (err instanceof ValidationError && !(err instanceof ApiValidationError)) throw new ApiValidationError(err.violations.map(feeViolation));
+    throw err;
+  }
+}
+
 function references(q: { ProcessorGuid?: string; CharityId?: string; OrganizationGuid?: string; IntegrationSourceGuid?: string; TokenGuid?: string }) {
   const given = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
   return {
@@ -204,13 +224,13 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
       const read = readTransactionLine(wireLine, (name) => name);
       violations.push(...read.violations);
       if (violations.length > 0 || !read.line) throw new ApiValidationError(violations);
-      const quote = await services.fees.quote(request.partner, {
+      const quoted = await quote(services.fees, request.partner, {
         lines: [read.line],
         paymentMethodTypeId,
         ...references(q),
         lineField: (_i, field) => field,
       });
-      return feeBreakdownToWire(quote.lines[0]!);
+      return feeBreakdownToWire(quoted.lines[0]!);
     },
   );
 
@@ -236,12 +256,12 @@ export function feeRoutes(app: FastifyInstance, services: Services) {
       const read = readTransactionLines(body.Transactions);
       violations.push(...read.violations);
       if (violations.length > 0) throw new ApiValidationError(violations);
-      const quote = await services.fees.quote(request.partner, { lines: read.lines, paymentMethodTypeId, ...references(body) });
+      const quoted = await quote(services.fees, request.partner, { lines: read.lines, paymentMethodTypeId, ...references(body) });
       return {
-        TotalPaymentAmount: centsToWire(quote.totalPaymentCents),
-        TotalFeesAmount: centsToWire(quote.totalFeesCents),
-        TotalTaxAmount: centsToWire(quote.totalTaxCents),
-        TransactionFees: quote.lines.map(feeBreakdownToWire),
+        TotalPaymentAmount: centsToWire(quoted.totalPaymentCents),
+        TotalFeesAmount: centsToWire(quoted.totalFeesCents),
+        TotalTaxAmount: centsToWire(quoted.totalTaxCents),
+        TransactionFees: quoted.lines.map(feeBreakdownToWire),
       };
     },
   );

@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../platform/database/database.ts';
-import type { DatabaseAvailability } from '../../platform/database/availability.ts';
+import type { HealthService } from '../../modules/operations/health-service.ts';
 import { sendProblem } from './problems.ts';
 
 /**
  * How long readiness waits for the database: a frozen database (a hung host, a network cut)
- * held /readyz for as long as it lasted, so a load balancer never took the instance out
- * (an outage audit).
+ * would otherwise hold /readyz for as long as it lasts, and a load balancer never take the
+ * instance out.
  */
 export const READY_TIMEOUT_MS = 2_000;
 
 /** Liveness (the process answers) and readiness (the database answers, in time). */
-export function healthRoutes(app: FastifyInstance, store: Store, availability: DatabaseAvailability) {
+export function healthRoutes(app: FastifyInstance, health: HealthService, availability: { reached(): void }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     let timer: NodeJS.Timeout | undefined;
@@ -19,9 +18,9 @@ export function healthRoutes(app: FastifyInstance, store: Store, availability: D
       timer = setTimeout(() => reject(new Error('no answer in time')), READY_TIMEOUT_MS);
     });
     try {
-      await Promise.race([store.ping(), late]);
+      await Promise.race([health.ping(), late]);
       availability.reached();
-      return { status: 'ready', database: store.kind };
+      return { status: 'ready', database: health.database };
     } catch {
       return sendProblem(reply, 503, 'The database is not reachable.');
     } finally {

@@ -1,12 +1,11 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { SqlClient } from '../../platform/database/database.ts';
 
 /**
  * How far this process's clock may be from the database server's before the jobs that charge or
  * settle stop running. Servers kept by NTP agree within milliseconds; a clock that is minutes
  * off was stepped, or a virtual machine resumed without time sync. A billing run trusts its clock
- * for "today": one a year ahead charged a weekly profile's 52 next bill dates at once (a clock
- * audit). Settlement writes its claim time, which other servers' workers compare with their own.
+ * for "today": one a year ahead would charge a weekly profile's 52 next bill dates at once.
+ * Settlement writes its claim time, which other servers' workers compare with their own.
  */
 export const CLOCK_SKEW_LIMIT_MS = 60_000;
 
@@ -17,11 +16,11 @@ const MAX_ROUND_TRIP_MS = 5_000;
  * This process's clock minus the database server's, in milliseconds (the middle of one round
  * trip); null when the round trip took too long to tell.
  */
-export async function clockSkewMs(sql: SqlClient, clock: Clock): Promise<number | null> {
+export async function clockSkewMs(databaseNowMs: () => Promise<number>, clock: Clock): Promise<number | null> {
   const started = performance.now();
   const before = clock.now().getTime();
-  const [row] = await sql.query<{ ms: number | string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms');
+  const databaseMs = await databaseNowMs();
   const after = clock.now().getTime();
   if (performance.now() - started > MAX_ROUND_TRIP_MS) return null;
-  return Math.round((before + after) / 2 - Number(row!.ms));
+  return Math.round((before + after) / 2 - databaseMs);
 }

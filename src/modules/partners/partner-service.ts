@@ -3,15 +3,17 @@ import { type FeeSchedule, PAYMENT_NO_FEE_GROUP, scheduleProblems } from '../../
 import { PARTNER_KINDS, type PartnerKind } from '../../domain/partner.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
 import { digestsEqual, hashSecret, sha256, verifySecret } from '../../platform/secrets.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
-import { charities, feeSchedules, integrationSources, organizations, partners, processors } from '../../platform/database/schema/index.ts';
+import type { DbOrTx } from '../../platform/database/database.ts';
 import { NotFoundError, OperatorInputError } from '../../platform/errors.ts';
+import type { ContractRepository } from './contract-repository.ts';
+import type { DefaultChoice, IntegrationSource, Organization, PartnerRepository, PartnerSummary, Processor } from './partner-repository.ts';
+import type { ReferenceService } from './reference-service.ts';
 import type { SessionService } from './session-service.ts';
-import { and, asc, eq } from '../../platform/database/drizzle.ts';
+
+export type { IntegrationSource, Organization, PartnerSummary, Processor } from './partner-repository.ts';
 
 /** Payment method types a new simulator processor accepts: every card brand, ACH and both wallets. */
 export const DEFAULT_PAYMENT_METHOD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-
 
 export interface PartnerCredentials {
   clientId: string;
@@ -19,27 +21,28 @@ export interface PartnerCredentials {
   apiKey: string;
 }
 
-export interface PartnerSummary {
-  clientId: string;
-  name: string;
-  kind: PartnerKind;
-  status: string;
-  createdAt: Date;
-}
-
+/** The partner's first integration source, processor or organization is its default (used when a request names none), unless told. */
+const firstIsDefault =
+  (isDefault: boolean | undefined): DefaultChoice =>
+  (existing) =>
+    isDefault ?? existing === 0;
 
 /** Partner administration: the operator CLI and the demo seed use it. */
 export class PartnerService {
-  readonly #db: Db;
+  readonly #partners: PartnerRepository;
+  readonly #contracts: ContractRepository;
+  readonly #references: ReferenceService;
+  readonly #sessions: SessionService;
   readonly #clock: Clock;
   readonly #ids: Ids;
-  readonly #sessions: SessionService;
 
-  constructor(db: Db, clock: Clock, ids: Ids, sessions: SessionService) {
-    this.#db = db;
-    this.#clock = clock;
-    this.#ids = ids;
-    this.#sessions = sessions;
+  constructor(deps: { partners: PartnerRepository; contracts: ContractRepository; references: ReferenceService; sessions: SessionService; clock: Clock; ids: Ids }) {
+    this.#partners = deps.partners;
+    this.#contracts = deps.contracts;
+    this.#references = deps.references;
+    this.#sessions = deps.sessions;
+    this.#clock = deps.clock;
+    this.#ids = deps.ids;
   }
 
   async createPartner(input: { name: string; kind: string; clientId?: string }): Promise<PartnerCredentials> {
@@ -52,7 +55,7 @@ export class PartnerService {
     const clientId = (input.clientId ?? this.#ids.uuid()).toLowerCase();
     const clientSecret = this.#ids.secret(32);
     const apiKey = this.#ids.secret(32);
-    await this.#db.insert(partners).values({
+    await this.#partners.add({
       id: clientId,
       name,
       kind: input.kind as PartnerKind,
@@ -65,25 +68,21 @@ export class PartnerService {
   }
 
   async listPartners(): Promise<PartnerSummary[]> {
-    const rows = await this.#db.select().from(partners).orderBy(asc(partners.createdAt), asc(partners.name));
-    return rows.map((r) => ({ clientId: r.id, name: r.name, kind: r.kind, status: r.status, createdAt: r.createdAt }));
+    return this.#partners.list();
   }
 
-  async getPartner(clientId: string, db: DbOrTx = this.#db): Promise<PartnerSummary> {
+  async getPartner(clientId: string, tx?: DbOrTx): Promise<PartnerSummary> {
     if (!GUID.test(clientId)) throw new OperatorInputError(`"${clientId}" is not a ClientId (a UUID)`);
-    const [r] = await db.select().from(partners).where(eq(partners.id, clientId.toLowerCase()));
-    if (!r) throw new NotFoundError(`no partner with ClientId ${clientId}`);
-    return { clientId: r.id, name: r.name, kind: r.kind, status: r.status, createdAt: r.createdAt };
+    const partner = await this.#partners.find(clientId.toLowerCase(), tx);
+    if (!partner) throw new NotFoundError(`no partner with ClientId ${clientId}`);
+    return partner;
   }
 
   /** A new ClientSecret; the old one and every session made with it stop working. */
   async rotateSecret(clientId: string): Promise<string> {
     const partner = await this.getPartner(clientId);
     const clientSecret = this.#ids.secret(32);
-    await this.#db
-      .update(partners)
-      .set({ clientSecretHash: await hashSecret(clientSecret), secretRotatedAt: this.#clock.now() })
-      .where(eq(partners.id, partner.clientId));
+    await this.#partners.setClientSecretHash(partner.clientId, await hashSecret(clientSecret), this.#clock.now());
     await this.#sessions.revokeAll(partner.clientId);
     return clientSecret;
   }
@@ -92,117 +91,83 @@ export class PartnerService {
   async rotateApiKey(clientId: string): Promise<string> {
     const partner = await this.getPartner(clientId);
     const apiKey = this.#ids.secret(32);
-    await this.#db.update(partners).set({ apiKeyHash: sha256(apiKey) }).where(eq(partners.id, partner.clientId));
+    await this.#partners.setApiKeyHash(partner.clientId, sha256(apiKey));
     return apiKey;
   }
 
   /** Whether `secret` is the partner's ClientSecret now (the demo banner checks its saved ones). */
   async verifyClientSecret(partnerId: string, secret: string): Promise<boolean> {
-    const [r] = await this.#db.select({ h: partners.clientSecretHash }).from(partners).where(eq(partners.id, partnerId));
-    return verifySecret(secret, r?.h);
+    return verifySecret(secret, await this.#partners.clientSecretHash(partnerId));
   }
 
   async verifyApiKey(partnerId: string, apiKey: string): Promise<boolean> {
-    const [r] = await this.#db.select({ h: partners.apiKeyHash }).from(partners).where(eq(partners.id, partnerId));
-    return !!r && digestsEqual(r.h, sha256(apiKey));
+    const hash = await this.#partners.apiKeyHash(partnerId);
+    return hash !== undefined && digestsEqual(hash, sha256(apiKey));
   }
 
-  async createIntegrationSource(clientId: string, input: { name: string; duplicateCheck: boolean; isDefault?: boolean }) {
+  async createIntegrationSource(clientId: string, input: { name: string; duplicateCheck: boolean; isDefault?: boolean }): Promise<string> {
     const partner = await this.getPartner(clientId);
     const id = this.#ids.uuid();
-    await this.#db.transaction(async (tx) => {
-      const existing = await tx.select({ id: integrationSources.id }).from(integrationSources).where(eq(integrationSources.partnerId, partner.clientId));
-      // The first source of a partner is its default (used when a request names none).
-      const isDefault = input.isDefault ?? existing.length === 0;
-      if (isDefault) {
-        await tx.update(integrationSources).set({ isDefault: false }).where(eq(integrationSources.partnerId, partner.clientId));
-      }
-      await tx.insert(integrationSources).values({
-        id,
-        partnerId: partner.clientId,
-        name: input.name.trim() || 'Integration source',
-        duplicateCheck: input.duplicateCheck,
-        isDefault,
-        createdAt: this.#clock.now(),
-      });
-    });
+    await this.#partners.addIntegrationSource(
+      { id, partnerId: partner.clientId, name: input.name.trim() || 'Integration source', duplicateCheck: input.duplicateCheck, createdAt: this.#clock.now() },
+      firstIsDefault(input.isDefault),
+    );
     return id;
   }
 
-  async listIntegrationSources(clientId: string) {
-    return this.#db.select().from(integrationSources).where(eq(integrationSources.partnerId, clientId)).orderBy(asc(integrationSources.createdAt));
+  async listIntegrationSources(clientId: string): Promise<IntegrationSource[]> {
+    return this.#partners.listIntegrationSources(clientId);
   }
 
-  async createProcessor(clientId: string, input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean }) {
+  /** A ConflictError when the partner has a processor with this MKey already. */
+  async createProcessor(clientId: string, input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean }): Promise<string> {
     const partner = await this.getPartner(clientId);
     const types = input.paymentMethodTypes ?? DEFAULT_PAYMENT_METHOD_TYPES;
     for (const t of types) {
       if (!Number.isInteger(t) || t < 1 || t > 10) throw new OperatorInputError(`payment method type ${t} is not 1-10`);
     }
     const id = this.#ids.uuid();
-    await this.#db.transaction(async (tx) => {
-      const existing = await tx.select({ id: processors.id }).from(processors).where(eq(processors.partnerId, partner.clientId));
-      const isDefault = input.isDefault ?? existing.length === 0;
-      if (isDefault) await tx.update(processors).set({ isDefault: false }).where(eq(processors.partnerId, partner.clientId));
-      await tx.insert(processors).values({
+    await this.#partners.addProcessor(
+      {
         id,
         partnerId: partner.clientId,
         name: input.name.trim() || 'Simulator',
         adapter: 'simulator',
         mkey: input.mkey?.trim() || `mk-${this.#ids.secret(9)}`,
         paymentMethodTypes: [...new Set(types)].sort((a, b) => a - b),
-        isDefault,
         createdAt: this.#clock.now(),
-      });
-    });
+      },
+      firstIsDefault(input.isDefault),
+    );
     return id;
   }
 
-  async listProcessors(clientId: string) {
-    return this.#db.select().from(processors).where(eq(processors.partnerId, clientId)).orderBy(asc(processors.createdAt));
+  async listProcessors(clientId: string): Promise<Processor[]> {
+    return this.#partners.listProcessors(clientId);
   }
 
-  async createOrganization(clientId: string, input: { name: string; charityId?: string; isDefault?: boolean }) {
+  async createOrganization(clientId: string, input: { name: string; charityId?: string; isDefault?: boolean }): Promise<string> {
     const partner = await this.getPartner(clientId);
     if (input.charityId !== undefined && !GUID.test(input.charityId)) throw new OperatorInputError('charityId must be a UUID');
-    if (input.charityId !== undefined) {
-      // Payments made for the organization carry its charity: it must be in the directory.
-      const [known] = await this.#db.select({ id: charities.id }).from(charities).where(eq(charities.id, input.charityId.toLowerCase()));
-      if (!known) throw new OperatorInputError(`no charity ${input.charityId} in the directory (GET /api/CharitySearch gives CharityIds)`);
+    // Payments made for the organization carry its charity: it must be in the directory.
+    if (input.charityId !== undefined && !(await this.#references.resolve(partner.clientId, { charityId: input.charityId })).charityId) {
+      throw new OperatorInputError(`no charity ${input.charityId} in the directory (GET /api/CharitySearch gives CharityIds)`);
     }
     const id = this.#ids.uuid();
-    await this.#db.transaction(async (tx) => {
-      const existing = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.partnerId, partner.clientId));
-      const isDefault = input.isDefault ?? existing.length === 0;
-      if (isDefault) await tx.update(organizations).set({ isDefault: false }).where(eq(organizations.partnerId, partner.clientId));
-      await tx.insert(organizations).values({
-        id,
-        partnerId: partner.clientId,
-        name: input.name.trim() || 'Organization',
-        charityId: input.charityId ?? null,
-        isDefault,
-        createdAt: this.#clock.now(),
-      });
-    });
+    await this.#partners.addOrganization(
+      { id, partnerId: partner.clientId, name: input.name.trim() || 'Organization', charityId: input.charityId ?? null, createdAt: this.#clock.now() },
+      firstIsDefault(input.isDefault),
+    );
     return id;
   }
 
-  async listOrganizations(clientId: string) {
-    return this.#db.select().from(organizations).where(eq(organizations.partnerId, clientId)).orderBy(asc(organizations.createdAt));
+  async listOrganizations(clientId: string): Promise<Organization[]> {
+    return this.#partners.listOrganizations(clientId);
   }
 
-  /** The partner's contract: its fee schedules by TransactionSourceGroupId. */
-  async getContract(clientId: string, db: DbOrTx = this.#db): Promise<FeeSchedule[]> {
-    const rows = await db.select().from(feeSchedules).where(eq(feeSchedules.partnerId, clientId)).orderBy(asc(feeSchedules.groupId));
-    return rows.map(toSchedule);
-  }
-
-  async getSchedule(partnerId: string, groupId: number, db: DbOrTx = this.#db): Promise<FeeSchedule | undefined> {
-    const [row] = await db
-      .select()
-      .from(feeSchedules)
-      .where(and(eq(feeSchedules.partnerId, partnerId), eq(feeSchedules.groupId, groupId)));
-    return row ? toSchedule(row) : undefined;
+  /** The partner's contract: its fee schedules by TransactionSourceGroupId; inside `tx` when given. */
+  async getContract(clientId: string, tx?: DbOrTx): Promise<FeeSchedule[]> {
+    return this.#contracts.schedules(clientId, tx);
   }
 
   /** Creates or replaces the schedule of one group. */
@@ -213,48 +178,10 @@ export class PartnerService {
     if (partner.kind === 'for-profit' && schedule.groupId !== PAYMENT_NO_FEE_GROUP) problems.push(`a for-profit partner pays with group ${PAYMENT_NO_FEE_GROUP} only`);
     if (partner.kind === 'non-profit' && schedule.groupId === PAYMENT_NO_FEE_GROUP) problems.push(`group ${PAYMENT_NO_FEE_GROUP} is for for-profit partners`);
     if (problems.length) throw new OperatorInputError(problems.join('; '));
-    const values = {
-      partnerId: partner.clientId,
-      groupId: schedule.groupId,
-      cardFeeRate: schedule.cardFeeRate,
-      platformCommissionRate: schedule.platformCommissionRate,
-      maxCommissionRate: schedule.maxCommissionRate,
-      perTransFeeCents: schedule.perTransFeeCents,
-      cardTypeFees: schedule.cardTypeFeesCents,
-      achFeeRate: schedule.achFeeRate,
-      achFeeCapCents: schedule.achFeeCapCents,
-      updatedAt: this.#clock.now(),
-    };
-    await this.#db
-      .insert(feeSchedules)
-      .values(values)
-      .onConflictDoUpdate({ target: [feeSchedules.partnerId, feeSchedules.groupId], set: values });
+    await this.#contracts.put(partner.clientId, schedule, this.#clock.now());
   }
 
   async removeSchedule(clientId: string, groupId: number): Promise<boolean> {
-    const gone = await this.#db
-      .delete(feeSchedules)
-      .where(and(eq(feeSchedules.partnerId, clientId), eq(feeSchedules.groupId, groupId)))
-      .returning({ g: feeSchedules.groupId });
-    return gone.length > 0;
+    return this.#contracts.remove(clientId, groupId);
   }
-}
-
-function toSchedule(row: typeof feeSchedules.$inferSelect): FeeSchedule {
-  return {
-    groupId: row.groupId,
-    cardFeeRate: normalizeRate(row.cardFeeRate),
-    platformCommissionRate: normalizeRate(row.platformCommissionRate),
-    maxCommissionRate: normalizeRate(row.maxCommissionRate),
-    perTransFeeCents: Number(row.perTransFeeCents),
-    cardTypeFeesCents: row.cardTypeFees ?? {},
-    achFeeRate: normalizeRate(row.achFeeRate),
-    achFeeCapCents: row.achFeeCapCents === null ? null : Number(row.achFeeCapCents),
-  };
-}
-
-/** numeric comes back as text with whatever scale it was stored with: "2.90" -> "2.9". */
-function normalizeRate(text: string): string {
-  if (!text.includes('.')) return text;
-  return text.replace(/0+$/, '').replace(/\.$/, '');
 }

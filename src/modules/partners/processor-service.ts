@@ -1,30 +1,35 @@
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
-import { processors } from '../../platform/database/schema/index.ts';
+import type { DbOrTx } from '../../platform/database/database.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import { and, eq } from '../../platform/database/drizzle.ts';
+import type { ReferenceService } from './reference-service.ts';
 
-export type ProcessorRow = typeof processors.$inferSelect;
+/** One of a partner's processors, as a request uses it. */
+export interface PartnerProcessor {
+  id: string;
+  /** The processor adapter that serves it (`simulator`). */
+  adapter: string;
+  /** Its active payment method types (PaymentMethodTypeId). */
+  paymentMethodTypes: number[];
+}
 
 /** A partner's processors: by guid, by MKey, or the partner's default. */
 export class ProcessorService {
-  readonly #db: Db;
+  readonly #references: ReferenceService;
 
-  constructor(db: Db) {
-    this.#db = db;
+  constructor(deps: { references: ReferenceService }) {
+    this.#references = deps.references;
   }
 
   /**
    * The processor a request names (by guid and/or MKey; both must then name the same one), or
-   * the partner's default when it names none. Another partner's processor is "not found".
+   * the partner's default when it names none. Another partner's processor is "not found". `tx`:
+   * inside the caller's transaction.
    */
-  async resolve(partner: AuthenticatedPartner, ref: { processorId?: string; mkey?: string }, db: DbOrTx = this.#db): Promise<ProcessorRow> {
-    const conditions = [eq(processors.partnerId, partner.id)];
-    if (ref.processorId) conditions.push(eq(processors.id, ref.processorId.toLowerCase()));
-    if (ref.mkey) conditions.push(eq(processors.mkey, ref.mkey));
-    if (!ref.processorId && !ref.mkey) conditions.push(eq(processors.isDefault, true));
-    const [row] = await db.select().from(processors).where(and(...conditions)).limit(1);
-    if (!row) throw new NotFoundError(ref.processorId || ref.mkey ? 'No such processor.' : 'The partner has no default processor.');
-    return row;
+  async resolve(partner: AuthenticatedPartner, ref: { processorId?: string; mkey?: string }, tx?: DbOrTx): Promise<PartnerProcessor> {
+    const named = Boolean(ref.processorId || ref.mkey);
+    // MKeys are stored trimmed: one with spaces around it names no processor.
+    const found = ref.mkey !== undefined && ref.mkey !== ref.mkey.trim() ? null : (await this.#references.resolve(partner.id, ref, tx)).processor;
+    if (!found) throw new NotFoundError(named ? 'No such processor.' : 'The partner has no default processor.');
+    return { id: found.id, adapter: found.adapter, paymentMethodTypes: found.paymentMethodTypes };
   }
 }

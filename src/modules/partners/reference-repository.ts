@@ -1,4 +1,6 @@
-import type { SqlClient } from '../../platform/database/database.ts';
+import type { DbOrTx, SqlClient } from '../../platform/database/database.ts';
+import { sql } from '../../platform/database/drizzle.ts';
+import { rowsOf } from '../../platform/database/rows.ts';
 
 /** A partner's references as one row: each found one, or null. */
 export interface ReferencesRow {
@@ -28,6 +30,15 @@ SELECT
 /** The fixed text is prepared once per connection: it runs on every payment. */
 const PREPARED = { prepare: true } as const;
 
+/**
+ * The same statement for a caller's transaction (a query builder's transaction runs its own
+ * statements only): each `$n` becomes a bound parameter.
+ */
+function inTransaction(params: unknown[]) {
+  const parts = REFERENCES_SQL.split(/\$(\d)/);
+  return sql.join(parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)));
+}
+
 export class ReferenceRepository {
   readonly #sql: SqlClient;
 
@@ -35,9 +46,14 @@ export class ReferenceRepository {
     this.#sql = sql;
   }
 
-  /** Every reference in one round trip: the named ones if they are the partner's, else its defaults. */
-  async find(partnerId: string, processorId: string | null, mkey: string | null, sourceId: string | null, organizationId: string | null, charityId: string | null): Promise<ReferencesRow | undefined> {
-    const [row] = await this.#sql.query<ReferencesRow>(REFERENCES_SQL, [partnerId, processorId, mkey, sourceId, organizationId, charityId], PREPARED);
+  /**
+   * Every reference in one round trip: the named ones if they are the partner's, else its
+   * defaults. Inside `tx` when given (the caller's transaction).
+   */
+  async find(partnerId: string, processorId: string | null, mkey: string | null, sourceId: string | null, organizationId: string | null, charityId: string | null, tx?: DbOrTx): Promise<ReferencesRow | undefined> {
+    const params = [partnerId, processorId, mkey, sourceId, organizationId, charityId];
+    if (tx) return rowsOf<ReferencesRow>(await tx.execute(inTransaction(params)))[0];
+    const [row] = await this.#sql.query<ReferencesRow>(REFERENCES_SQL, params, PREPARED);
     return row;
   }
 }

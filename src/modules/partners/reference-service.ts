@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
+import type { DbOrTx } from '../../platform/database/database.ts';
 import type { ReferenceRepository, ReferencesRow } from './reference-repository.ts';
 
 /** What a request names of the partner's: each optional; text as sent (trimmed and lower-cased here). */
@@ -43,14 +44,15 @@ export class ReferenceService {
     this.#clock = deps.clock;
   }
 
-  async resolve(partnerId: string, query: ReferenceQuery): Promise<ResolvedReferences> {
+  /** `tx`: resolve inside the caller's transaction (one that is open while it asks). */
+  async resolve(partnerId: string, query: ReferenceQuery, tx?: DbOrTx): Promise<ResolvedReferences> {
     const processorId = text(query.processorId)?.toLowerCase() ?? null;
     const mkey = text(query.mkey);
     const sourceId = text(query.integrationSourceId)?.toLowerCase() ?? null;
     const orgId = text(query.organizationId)?.toLowerCase() ?? null;
     const charityId = text(query.charityId)?.toLowerCase() ?? null;
     const key = [partnerId, processorId, mkey, sourceId, orgId, charityId].join('|');
-    const row = this.#cached(key) ?? (await this.#repository.find(partnerId, processorId, mkey, sourceId, orgId, charityId));
+    const row = this.#cached(key) ?? (await this.#repository.find(partnerId, processorId, mkey, sourceId, orgId, charityId, tx));
     if (row?.processor && (!sourceId || row.source) && (!orgId || row.organization_id) && (!charityId || row.charity_id)) this.#remember(key, row);
     return {
       processor: row?.processor ? { id: row.processor.id, adapter: row.processor.adapter, paymentMethodTypes: row.processor.payment_method_types } : null,

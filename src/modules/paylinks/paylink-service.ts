@@ -287,8 +287,7 @@ export class PayLinkService {
     try {
       const quote = await this.#fees.quote(partner, {
         lines: lines.map(feeLineOf),
-        // The fee service quotes this name in its messages as it is.
-        lineField: (i, field) => `PaymentLines[${i}].${field === 'TransactionSourceGroupId' ? 'Type' : field}`,
+        lineField: (i, field) => `PaymentLines[${i}].${field === 'transactionSourceGroupId' ? 'Type' : field}`,
       });
       // Every payment is refused above MAX_CENTS: a link over it could never be paid.
       if (quote.totalPaymentCents > MAX_CENTS) return [{ code: Rule.OutOfRange, field: 'paymentLines', message: 'must add up to at most 9999999999.99 (with the fees the payer covers)' }];

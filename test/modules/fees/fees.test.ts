@@ -6,7 +6,7 @@ import type { AuthenticatedPartner } from '../../../src/domain/partner.ts';
 import { SCHEDULE_CACHE_MS } from '../../../src/modules/fees/fee-service.ts';
 import { NotFoundError, ValidationError } from '../../../src/platform/errors.ts';
 import { type TestContext, createTestContext, seedTestPartner } from '../../helpers/context.ts';
-import { asWire } from '../../helpers/wire-violations.ts';
+import { asApiWire } from '../../helpers/wire-violations.ts';
 
 let ctx: TestContext;
 let partner: AuthenticatedPartner;
@@ -67,6 +67,6 @@ describe('FeeService.quote', () => {
     await expect(fees.quote(partner, { lines: [{ ...line, transactionSourceGroupId: 11 }] })).rejects.toBeInstanceOf(NotFoundError);
     const err = await fees.quote(partner, { lines: [line, { ...line, transactionSourceGroupId: 12 }], lineField: (i, f) => `Lines[${i}].${f}` }).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect(asWire((err as ValidationError).violations)).toEqual([expect.objectContaining({ code: 2000, field: 'Lines[1].TransactionSourceGroupId' })]);
+    expect(asApiWire((err as ValidationError).violations)).toEqual([expect.objectContaining({ code: 2000, field: 'Lines[1].TransactionSourceGroupId' })]);
   });
 });

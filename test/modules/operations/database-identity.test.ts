@@ -103,7 +103,8 @@ describe('payments database status | confirm-move', () => {
     const store = await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 1 });
     try {
       const { DatabaseIdentityService } = await import('../../../src/modules/operations/database-identity-service.ts');
-      await new DatabaseIdentityService(store.db).checkAtStart();
+      const { OperationsRepository } = await import('../../../src/modules/operations/operations-repository.ts');
+      await new DatabaseIdentityService({ repository: new OperationsRepository(store) }).checkAtStart();
       await store.sql.query(`UPDATE app_settings SET value = jsonb_set(value, '{paymentsOid}', '1') WHERE key = 'database-identity'`);
     } finally {
       await store.close();
