@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Store } from './database.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Any fixed number: two processes starting at once on one PostgreSQL database take turns. */
@@ -19,7 +18,12 @@ export function migrationFiles(): { name: string; sql: string }[] {
  * Files are tracked by name, so a migration merged with a lower number than one already applied
  * is still applied. See docs/decisions.md ("Migrations").
  */
-export async function migrate(store: Store): Promise<string[]> {
+/** What migrating needs of a store: statements run one after another under an advisory lock. */
+interface MigratableStore {
+  withAdvisoryLock<T>(lockId: number, fn: (sql: { exec(sql: string): Promise<void>; query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]> }) => Promise<T>): Promise<T>;
+}
+
+export async function migrate(store: MigratableStore): Promise<string[]> {
   return store.withAdvisoryLock(MIGRATION_LOCK, async (sql) => {
     const applied: string[] = [];
     await sql.exec(
