@@ -6,6 +6,7 @@ import { type AdjustmentInput, type AdjustmentOutcome, EXTERNAL_ID_MAX_LENGTH, R
 import { schemaViolations } from './schema-errors.ts';
 import { Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire, notFound } from './wire.ts';
 import { ApiValidationError } from './problems.ts';
+import { wireViolation } from './wire-names.ts';
 
 /** POST /api/refund and POST /api/void: the spec's refund and void request and response. */
 
@@ -105,7 +106,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
       integrationSource: text(body.IntegrationSource),
       amount: text(body.Amount),
     };
-    const violations = allViolations(request, services.refundsVoids.validate(request.partner, input));
+    const violations = allViolations(request, services.refundsVoids.validate(request.partner, input).map(wireViolation));
     if (violations.length > 0) throw new ApiValidationError(violations);
     return input;
   };

@@ -53,30 +53,30 @@ export const EXTERNAL_ID_MAX_LENGTH = 200;
 
 export const blank = (v: string | undefined) => v === undefined || v.trim() === '';
 
-/** Every rule of the request that needs no database, at once (one violation per field). */
+/** Every rule of the request that needs no database, at once (one violation per field), in the service's words. */
 export function adjustmentViolations(partner: AuthenticatedPartner, input: AdjustmentInput): RuleViolation[] {
   const out: RuleViolation[] = [];
   const add = (code: RuleName, field: string | undefined, message: string) => {
     if (!out.some((v) => v.field === field)) out.push({ code, field, message });
   };
   if (blank(input.paymentGuid) && blank(input.paymentExternalId)) {
-    add(Rule.PaymentReferenceRequired, 'PaymentGuid', "'PaymentGuid' or 'PaymentExternalId' is required: the payment to act on.");
+    add(Rule.PaymentReferenceRequired, 'paymentGuid', "{paymentGuid} or {paymentExternalId} is required: the payment to act on.");
   }
-  if (!blank(input.paymentGuid) && !GUID.test(input.paymentGuid!.trim())) add(Rule.InvalidFormat, 'PaymentGuid', "'PaymentGuid' must be a GUID.");
+  if (!blank(input.paymentGuid) && !GUID.test(input.paymentGuid!.trim())) add(Rule.InvalidFormat, 'paymentGuid', "{paymentGuid} must be a GUID.");
   if (input.paymentExternalId !== undefined && input.paymentExternalId.length > EXTERNAL_ID_MAX_LENGTH) {
-    add(Rule.MaxLength, 'PaymentExternalId', `'PaymentExternalId' must be at most ${EXTERNAL_ID_MAX_LENGTH} characters.`);
+    add(Rule.MaxLength, 'paymentExternalId', `{paymentExternalId} must be at most ${EXTERNAL_ID_MAX_LENGTH} characters.`);
   } else if (!blank(input.paymentExternalId) && !EXTERNAL_ID.test(input.paymentExternalId!.trim())) {
-    add(Rule.InvalidFormat, 'PaymentExternalId', "'PaymentExternalId' must be a transaction id: printable characters without spaces.");
+    add(Rule.InvalidFormat, 'paymentExternalId', "{paymentExternalId} must be a transaction id: printable characters without spaces.");
   }
   if (input.amount !== undefined && parseAmount(input.amount) === undefined) {
-    add(Rule.InvalidFormat, 'Amount', "'Amount' must be an amount (digits with at most 2 decimals); leave it out: a refund or void is for the whole payment.");
+    add(Rule.InvalidFormat, 'amount', "{amount} must be an amount (digits with at most 2 decimals); leave it out: a refund or void is for the whole payment.");
   }
-  if (blank(input.reason)) add(Rule.Required, 'Reason', "'Reason' is required.");
-  else if (input.reason!.length > REASON_MAX_LENGTH) add(Rule.MaxLength, 'Reason', `'Reason' must be at most ${REASON_MAX_LENGTH} characters.`);
+  if (blank(input.reason)) add(Rule.Required, 'reason', "{reason} is required.");
+  else if (input.reason!.length > REASON_MAX_LENGTH) add(Rule.MaxLength, 'reason', `{reason} must be at most ${REASON_MAX_LENGTH} characters.`);
   if (partner.kind === 'for-profit' && blank(input.processorGuid)) {
-    add(Rule.ProcessorRequired, 'ProcessorGuid', "'ProcessorGuid' is required for a for-profit partner.");
+    add(Rule.ProcessorRequired, 'processorGuid', "{processorGuid} is required for a for-profit partner.");
   } else if (!blank(input.processorGuid) && !GUID.test(input.processorGuid!.trim())) {
-    add(Rule.InvalidFormat, 'ProcessorGuid', "'ProcessorGuid' must be a GUID.");
+    add(Rule.InvalidFormat, 'processorGuid', "{processorGuid} must be a GUID.");
   }
   return out;
 }

@@ -191,7 +191,7 @@ export class RefundVoidService {
       return (await this.#processors.resolve(partner, { processorId: processorGuid!.trim() })).id;
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      throw new ValidationError([{ code: Rule.UnknownReference, field: 'ProcessorGuid', message: "'ProcessorGuid' is not one of the partner's processors." }]);
+      throw new ValidationError([{ code: Rule.UnknownReference, field: 'processorGuid', message: "{processorGuid} is not one of the partner's processors." }]);
     }
   }
 
@@ -209,12 +209,12 @@ export class RefundVoidService {
         throw new NotFoundError(blank(input.paymentGuid) ? "No such payment: PaymentExternalId is the payment's TransactionId, from the payment response." : 'No such payment.');
       }
       if (processorId && payment.processorId !== processorId) {
-        throw new ValidationError([{ code: Rule.ProcessorNotOfPayment, field: 'ProcessorGuid', message: "'ProcessorGuid' is not the processor of this payment." }]);
+        throw new ValidationError([{ code: Rule.ProcessorNotOfPayment, field: 'processorGuid', message: "{processorGuid} is not the processor of this payment." }]);
       }
       if (input.amount !== undefined && parseAmount(input.amount) !== payment.totalAmountCents) {
         const whole = formatCents(payment.totalAmountCents);
         throw new ValidationError([
-          { code: Rule.InvalidValue, field: 'Amount', message: `'Amount' must be the payment's whole amount, ${whole}, or be left out: a ${kind} is for the whole payment (there are no partial refunds).` },
+          { code: Rule.InvalidValue, field: 'amount', message: `{amount} must be the payment's whole amount, ${whole}, or be left out: a ${kind} is for the whole payment (there are no partial refunds).` },
         ]);
       }
 

@@ -6,15 +6,14 @@ import type { Clock } from '../../platform/clock.ts';
 import { DatabaseUnavailableError, NotChargedError, NotFoundError, OutcomeUnknownError, RecordUnknownError, ValidationError, VaultError, surelyNotApplied } from '../../platform/errors.ts';
 import type { Ids } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logging.ts';
-import type { Tx } from '../../platform/database/database.ts';
-import { holderOf, storedText } from '../../domain/holder.ts';
 import type { PendingWrites } from '../../platform/pending-writes.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, type SaleResult } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import type { FeeService, ResolvedFeeQuote } from '../fees/fee-service.ts';
 import type { ReferenceService } from '../partners/reference-service.ts';
-import type { StoredToken, TokenService } from '../vault/token-service.ts';
+import type { TokenService } from '../vault/token-service.ts';
 import { refusedDuplicate } from './duplicate-tran-id.ts';
+import { recordApprovalWithToken } from './approval-token.ts';
 import { type Instrument, bad, saleRequest, sentInstrument, tokenInstrument } from './instrument.ts';
 import { type PaymentReferences, paymentDraft, tokenColumns } from './payment-draft.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
@@ -264,7 +263,7 @@ export class PaymentService {
     if (existing) Object.assign(update, tokenColumns(existing));
     let tokenRefusedBy: string | undefined;
     if (approved && input.tokenize === true && instrument.kind !== 'wallet' && !existing) {
-      const together = await this.#completeWithToken(partner, draft.id, update, instrument, input);
+      const together = await recordApprovalWithToken(this.#repository, this.#tokens, partner, draft.id, update, instrument, input);
       if (together.outcome === 'written') return { payment: this.#repository.writtenRow(draft, paymentId, together.changes), lines };
       if (together.outcome === 'not-pending') return this.#resolvedMeanwhile(partner, draft, sale, adapter, instrument);
       if (together.outcome === 'unclear') {
@@ -304,41 +303,6 @@ export class PaymentService {
   }
 
   /**
-   * An approval with Tokenize: the card or account is stored and the answer written in one
-   * transaction, so no approval is ever recorded without the token it asked for.
-   * - 'written': both are (`changes`: what was written, the token's fields included);
-   * - 'not-pending': an operator had resolved the payment meanwhile; nothing was written;
-   * - 'refused': the transaction failed before its commit was asked for (an expired card, a vault
-   *   without its key, the database): nothing was written, and the caller records the answer alone;
-   * - 'unclear': the commit itself failed, and may have happened.
-   */
-  async #completeWithToken(
-    partner: AuthenticatedPartner,
-    paymentGuid: string,
-    update: PaymentChanges,
-    instrument: Instrument,
-    input: PaymentInputCommon,
-  ): Promise<{ outcome: 'written'; changes: PaymentChanges } | { outcome: 'not-pending' } | { outcome: 'refused'; errorName: string } | { outcome: 'unclear'; error: unknown }> {
-    const notPending = new Error('payment no longer pending');
-    let committing = false;
-    try {
-      const changes = await this.#repository.transaction(async (tx) => {
-        const token = await this.#tokenize(partner, instrument, input, tx);
-        const written = token ? { ...update, ...tokenColumns(token) } : update;
-        // Nothing of it stays when the payment is no longer pending: the token is for this approval.
-        if (!(await this.#repository.completeIn(tx, paymentGuid, written))) throw notPending;
-        committing = true;
-        return written;
-      });
-      return { outcome: 'written', changes };
-    } catch (err) {
-      if (err === notPending) return { outcome: 'not-pending' };
-      if (committing) return { outcome: 'unclear', error: err };
-      return { outcome: 'refused', errorName: (err as Error)?.name ?? 'Error' };
-    }
-  }
-
-  /**
    * The processor answered after an operator had already recorded this payment's outcome
    * (`payments pending resolve`). The record stands and is what the caller gets. A charge the
    * record says did not happen is taken back; a record of a charge the processor declined is
@@ -365,26 +329,6 @@ export class PaymentService {
     }
   }
 
-  /** Stores the card or account the request sent, checked once by the payment's rules. */
-  async #tokenize(partner: AuthenticatedPartner, instrument: Instrument, input: PaymentInputCommon, tx: Tx): Promise<StoredToken | undefined> {
-    if (instrument.kind === 'wallet' || !instrument.checked) return undefined;
-    const holder = holderOf({
-      firstName: input.firstName,
-      lastName: input.lastName,
-      street: input.street,
-      zip: input.zip,
-      externalConstituentId: input.externalConstituentId,
-    });
-    const options = { source: 'api' as const, customerKey: storedText(input.externalCustomerId) };
-    if (instrument.kind === 'card') return this.#tokens.storeCard(partner.id, instrument.checked, holder, options, tx);
-    return this.#tokens.storeBankAccount(
-      partner.id,
-      instrument.checked,
-      holder,
-      { ...options, accountType: instrument.accountType as 1 | 2, checkType: instrument.checkType as 1 | 2 | 3, nameOnAccount: instrument.name },
-      tx,
-    );
-  }
 }
 
 /**
