@@ -49,6 +49,7 @@ describe('the clock check of background jobs', () => {
       ['purge expired access tokens', true],
       ['purge expired gateway sessions', true],
       ['purge old pay link responseTokens', true],
+      ['write outcomes kept while the database was unavailable', false],
       ['settlement', true],
       ['recurring billing', true],
     ]);
