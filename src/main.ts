@@ -151,7 +151,8 @@ async function main() {
   });
   const processors: DemoProcessors = new Map();
   const staleSecrets: StaleSecrets = { partners: new Map(), gatewayPasswords: new Set() };
-  for (const p of credentials?.partners ?? []) {
+  const own = credentials && !('elsewhere' in credentials) ? credentials : undefined;
+  for (const p of own?.partners ?? []) {
     processors.set(p.ClientId, (await services.partners.listProcessors(p.ClientId)).map((r) => ({ id: r.id, mkey: r.mkey })));
     // The file keeps what first start made; an operator may have rotated them since (an operator audit found the banner printing dead secrets).
     staleSecrets.partners.set(p.ClientId, {
@@ -159,7 +160,7 @@ async function main() {
       apiKey: !(await services.partners.verifyApiKey(p.ClientId, p.ApiKey)),
     });
   }
-  for (const u of credentials?.gatewayUsers ?? []) {
+  for (const u of own?.gatewayUsers ?? []) {
     // 'disabled' is said only for the right password: the password itself is still the valid one.
     const login = await services.gatewayUsers.authenticate(u.Username, u.Password);
     if (!login.ok && login.reason === 'invalid') staleSecrets.gatewayPasswords.add(u.Username);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { credentialsPath, type DemoCredentials } from './credentials.ts';
+import type { DemoSeededElsewhere } from './seed.ts';
 
 /** Each demo partner's processors: a for-profit partner's payments must name one (ProcessorGuid or MKey). */
 export type DemoProcessors = Map<string, { id: string; mkey: string | null }[]>;
@@ -23,7 +24,7 @@ const rotated = ' (rotated since: no longer valid; the CLI printed the new one)'
  */
 export function banner(
   config: Config,
-  credentials: DemoCredentials | undefined,
+  credentials: DemoCredentials | DemoSeededElsewhere | undefined,
   processors: DemoProcessors,
   staleSecrets: StaleSecrets,
   options: { secrets: boolean },
@@ -35,7 +36,11 @@ export function banner(
     `  database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}/pglite`}`,
     `  API docs: ${base}/docs   OpenAPI: ${base}/openapi.json   SOAP gateway: ${base}/admin/ws/recurring.asmx`,
   ];
-  if (credentials) {
+  if (credentials && 'elsewhere' in credentials) {
+    lines.push('', 'Demo partners (seeded by another server on this database: their secrets are in its data directory, demo-credentials.json; this server left them as they are):');
+    for (const p of credentials.partners) lines.push(`  ${p.name} (${p.kind})  ClientId: ${p.ClientId}`);
+    lines.push('  New secrets, if those are lost: payments partner rotate-secret <ClientId> (and rotate-api-key); clients holding the old ones stop working.');
+  } else if (credentials) {
     const file = credentialsPath(config.dataDir);
     const secret = (value: string, name: string) => (options.secrets ? value : `<${name} from ${file}>`);
     lines.push('', `Demo partners (kept in ${file}):`);

@@ -51,12 +51,20 @@ export async function createDemoPartner(services: Services, name: string, kind: 
   return entry;
 }
 
+/** Demo partners seeded by another server on this database: their secrets are in that server's data directory. */
+export interface DemoSeededElsewhere {
+  elsewhere: true;
+  partners: { name: string; kind: DemoPartnerCredentials['kind']; ClientId: string }[];
+}
+
 /**
- * Seeds the demo environment once (a marker row records it) and returns its credentials, which
- * are kept in DATA_DIR/demo-credentials.json. When the database was seeded but the file is gone
- * (a new data directory on a shared PostgreSQL database), the demo partners get new secrets.
+ * Seeds the demo environment once per database (a marker row records it) and returns its
+ * credentials, kept in DATA_DIR/demo-credentials.json. A server whose data directory lacks that
+ * file, on a database another server seeded (a second process on a shared PostgreSQL database),
+ * leaves the demo partners as they are: changing their secrets would lock out the server and the
+ * clients that hold them. It is told which partners they are instead.
  */
-export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials> {
+export async function seedDemo(services: Services, dataDir: string): Promise<DemoCredentials | DemoSeededElsewhere> {
   // Two servers starting at once on one PostgreSQL database seed one demo environment.
   return services.installation.exclusively(DEMO_LOCK, async () => {
     // The charity directory's shipped US and Canadian samples (once per database).
@@ -65,7 +73,7 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Dem
   });
 }
 
-async function seedOnce(services: Services, dataDir: string): Promise<DemoCredentials> {
+async function seedOnce(services: Services, dataDir: string): Promise<DemoCredentials | DemoSeededElsewhere> {
   const current = await services.installation.fact<DemoMarker>(DEMO_KEY);
   if (!current) {
     const nonProfit = await createDemoPartner(services, 'Demo Charity Partner', 'non-profit');
@@ -89,23 +97,10 @@ async function seedOnce(services: Services, dataDir: string): Promise<DemoCreden
     }
     return saved;
   }
-
-  const partners: DemoPartnerCredentials[] = [];
+  const partners: DemoSeededElsewhere['partners'] = [];
   for (const id of ids) {
     const p = await services.partners.getPartner(id);
-    partners.push({
-      name: p.name,
-      kind: p.kind,
-      ClientId: id,
-      ClientSecret: await services.partners.rotateSecret(id),
-      ApiKey: await services.partners.rotateApiKey(id),
-    });
+    partners.push({ name: p.name, kind: p.kind, ClientId: id });
   }
-  const credentials: DemoCredentials = {
-    note: 'Demo credentials regenerated because this data directory had none. Keep this file private.',
-    partners,
-    gatewayUsers: [await demoGatewayUser(services, current.nonProfit)],
-  };
-  writeCredentials(dataDir, credentials);
-  return credentials;
+  return { elsewhere: true, partners };
 }
