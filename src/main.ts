@@ -8,6 +8,7 @@ import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './platform/ids.ts';
 import { createLogger, settleLogs } from './platform/logging.ts';
+import { recordDatabase } from './platform/data-dir-database.ts';
 import { backgroundJobs, createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
@@ -135,6 +136,8 @@ async function main() {
   }
 
   const store = await openStore(config);
+  // Operators' commands run on this data directory must use the same database (data-dir-database.ts).
+  recordDatabase(config.dataDir, config.databaseUrl);
   const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });

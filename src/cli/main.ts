@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import pino from 'pino';
 import { createLogger } from '../platform/logging.ts';
+import { otherDatabase } from '../platform/data-dir-database.ts';
 import { openServices, type Services } from '../composition.ts';
 import { NotFoundError, OperatorInputError, ValidationError } from '../platform/errors.ts';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from '../platform/data-dir-lock.ts';
@@ -93,6 +94,8 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       out: (line = '') => out(line),
       async services() {
         if (services) return services;
+        const other = otherDatabase(config.dataDir, config.databaseUrl);
+        if (other) throw new OperatorInputError(other);
         if (!config.databaseUrl) {
           lock = lockDataDir(config.dataDir, `cli: ${found.command.name}`);
           // A mistyped or missing DATA_DIR would otherwise answer from a new, empty database as if

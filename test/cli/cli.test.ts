@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/platform/database/database.ts';
 import { lockDataDir } from '../../src/platform/data-dir-lock.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
-import { runCliProcess, runServiceExpectingExit } from '../helpers/process.ts';
+import { runCliProcess, runServiceExpectingExit, startService } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
 
 /** The CLI against this run's kind of store: a temporary embedded data directory, or a fresh PostgreSQL database. */
@@ -143,6 +143,26 @@ describe.runIf(!testDatabaseUrl())('embedded data directory lock', { timeout: 18
       expect(second.stderr).toBe('');
     } finally {
       rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a data directory and its database', { timeout: 180_000 }, () => {
+  it("refuses a command on a server's data directory with another database than the server's", async () => {
+    const store = await processStore('cli-database');
+    try {
+      const server = await startService({ ...store.env, DEMO: 'off' });
+      expect(await server.stop()).toBe(0);
+      // The other database: the embedded one when the server used PostgreSQL, and the reverse.
+      const other = store.env.DATABASE_URL ? { DATABASE_URL: '' } : { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' };
+      const res = await runCliProcess(['partner', 'list'], { ...store.env, ...other });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/^error: the server of .+ uses (PostgreSQL 127\.0\.0\.1:\d+\/\w+|embedded PGlite), and this command would use (embedded PGlite|PostgreSQL 127\.0\.0\.1:5432\/postgres): set DATABASE_URL/);
+      expect(res.stdout).toBe('');
+      const same = await runCliProcess(['partner', 'list'], store.env);
+      expect(same.code).toBe(0);
+    } finally {
+      await store.cleanup();
     }
   });
 });
