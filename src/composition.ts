@@ -29,6 +29,8 @@ import { DatabaseIdentityService } from './modules/operations/database-identity-
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
+import { IdempotencyRepository } from './modules/idempotency/idempotency-repository.ts';
+import { IdempotencyService } from './modules/idempotency/idempotency-service.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -61,6 +63,7 @@ export interface Services {
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
   databaseIdentity: DatabaseIdentityService;
+  idempotency: IdempotencyService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
@@ -90,7 +93,9 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
+  const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
+  return { ...deps, idempotency, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */
@@ -101,6 +106,7 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'purge expired access tokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.sessions.purgeExpired() },
     { name: 'purge expired gateway sessions', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.gatewaySessions.purgeExpired() },
     { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
+    { name: 'purge expired idempotency keys', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.idempotency.purgeExpired() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },

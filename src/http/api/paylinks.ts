@@ -165,6 +165,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
     '/paylink',
     {
       attachValidation: true,
+      config: { idempotent: true },
       schema: {
         tags: ['Pay links'],
         operationId: 'createPayLink',
@@ -259,6 +260,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
   app.delete<{ Querystring: { PayLinkId: string; IntegrationSource?: string } }>(
     '/paylink',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Pay links'],
         operationId: 'cancelPayLink',

@@ -239,6 +239,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.post<{ Body: CreateWire }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'createRecurringProfile',
@@ -273,6 +274,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.put<{ Body: UpdateWire }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'updateRecurringProfile',
@@ -321,6 +323,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.delete<{ Querystring: Static<typeof CancelRecurringProfileQuery> }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'cancelRecurringProfile',
