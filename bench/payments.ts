@@ -6,10 +6,16 @@
  * baseline's, p99 <= 50 ms, server RSS < 300 MB. On PostgreSQL it also replays a payment's two
  * statements and the baseline's INSERT straight against the database (`writesAlone`): the
  * ceiling the writes set, whatever the service does.
+ *
+ * Idempotency keys (issue 29), in the same run: a payment with a new Idempotency-Key each against
+ * one without (target: >= 90 % of its throughput; measured in alternating rounds, so that the
+ * payments table's growth weighs on both alike), a replay (the same key and request again)
+ * against a new payment (target: faster), and a refused duplicate TranId (no key) against a new
+ * payment (reported).
  */
 import { randomUUID } from 'node:crypto';
 import { withThrowawayDatabase } from './lib/database.ts';
-import { type BenchServer, load, startServer } from './lib/harness.ts';
+import { type BenchServer, type LoadResult, load, startServer } from './lib/harness.ts';
 import { measureWritesAlone } from './lib/payment-writes-alone.ts';
 
 const CONNECTIONS = 32;
@@ -28,6 +34,79 @@ function paymentBody(): string {
     TranId: `bench-${randomUUID()}`,
     Transactions: [{ TransactionSourceGroupId: '1', Amount: '25.00', PayFee: true }],
   });
+}
+
+/** A payment request with a new TranId and, when `keyed`, a new Idempotency-Key: every one is a new payment. */
+function newPayment(server: BenchServer, keyed: boolean) {
+  const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
+  return {
+    url: `${server.url}/api/payment`,
+    connections: CONNECTIONS,
+    requests: [
+      {
+        method: 'POST' as const,
+        path: '/api/payment',
+        headers,
+        setupRequest: (req: object) => ({ ...req, body: paymentBody(), headers: keyed ? { ...headers, 'Idempotency-Key': randomUUID() } : headers }),
+      },
+    ],
+  };
+}
+
+/** Sends one payment and returns its answer. */
+async function paymentOnce(server: BenchServer, body: string, key?: string): Promise<{ status: number; body: { ResponseCode: string } }> {
+  const res = await fetch(`${server.url}/api/payment`, {
+    method: 'POST',
+    headers: { AccessToken: server.info.token, 'content-type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as { ResponseCode: string } };
+}
+
+/** The issue 29 figures: keyed against unkeyed, replay against new, refused duplicate against new. */
+async function measureIdempotency(server: BenchServer, seconds: number) {
+  const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
+  const unkeyed = newPayment(server, false);
+  const keyed = newPayment(server, true);
+  await load({ ...keyed, seconds: 2 });
+  // Alternating rounds: the payments table grows under both alike.
+  const rounds = { unkeyed: [] as LoadResult[], keyed: [] as LoadResult[] };
+  for (let i = 0; i < 2; i++) {
+    rounds.unkeyed.push(await load({ ...unkeyed, seconds: seconds / 2 }));
+    rounds.keyed.push(await load({ ...keyed, seconds: seconds / 2 }));
+  }
+  const rate = (list: LoadResult[]) => Math.round(list.reduce((a, r) => a + r.requestsPerSec, 0) / list.length);
+  // A replay: one payment made with a key, then the same key and body again and again.
+  const replayBody = paymentBody();
+  const replayKey = randomUUID();
+  const original = await paymentOnce(server, replayBody, replayKey);
+  const replayLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers: { ...headers, 'Idempotency-Key': replayKey }, body: replayBody };
+  const newOnes = await load({ ...unkeyed, seconds });
+  const replays = await load({ ...replayLoad, seconds });
+  // A refused duplicate: one payment with a TranId, then the same request (no key) again and again.
+  const duplicateBody = paymentBody();
+  const held = await paymentOnce(server, duplicateBody);
+  const duplicateLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers, body: duplicateBody };
+  const duplicates = await load({ ...duplicateLoad, seconds });
+  const newAfter = await load({ ...unkeyed, seconds });
+  const again = await paymentOnce(server, duplicateBody);
+  const keyedRatio = rate(rounds.keyed) / rate(rounds.unkeyed);
+  const newRate = (newOnes.requestsPerSec + newAfter.requestsPerSec) / 2;
+  return {
+    unkeyedPaymentsPerSec: rate(rounds.unkeyed),
+    keyedPaymentsPerSec: rate(rounds.keyed),
+    keyedToUnkeyedRatio: Number(keyedRatio.toFixed(3)),
+    rounds,
+    newPayment: newOnes,
+    replay: replays,
+    replayToNewRatio: Number((replays.requestsPerSec / newOnes.requestsPerSec).toFixed(3)),
+    refusedDuplicate: duplicates,
+    newPaymentAfterDuplicates: newAfter,
+    refusedDuplicateToNewRatio: Number((duplicates.requestsPerSec / newRate).toFixed(3)),
+    // What was measured: each load's answers were what it claims (201; a replay; a -100).
+    checks: { originalStatus: original.status, heldStatus: held.status, duplicateResponseCode: again.body.ResponseCode },
+    meetsTargets: { keyedAtLeast90Percent: keyedRatio >= 0.9, replayFasterThanNew: replays.requestsPerSec > newOnes.requestsPerSec },
+  };
 }
 
 async function measure(server: BenchServer, seconds: number) {
@@ -62,6 +141,7 @@ async function measure(server: BenchServer, seconds: number) {
     paymentP99Ms: pay.latencyP99Ms,
     serverPeakRssMb: Math.round(peakRss),
     meetsTargets: { throughput: ratio >= 0.4, p99: pay.latencyP99Ms <= 50, rss: peakRss < 300 },
+    idempotency: await measureIdempotency(server, seconds),
   };
 }
 
@@ -84,5 +164,9 @@ export async function run(options: { seconds: number }) {
   } finally {
     await server.stop();
   }
-  return { target: 'PostgreSQL: payment >= 40 % of baseline, p99 <= 50 ms, RSS < 300 MB', postgres, pglite };
+  return {
+    target: 'PostgreSQL: payment >= 40 % of baseline, p99 <= 50 ms, RSS < 300 MB; a keyed payment >= 90 % of an unkeyed one, a replay faster than a new payment',
+    postgres,
+    pglite,
+  };
 }

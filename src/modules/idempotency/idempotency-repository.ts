@@ -34,6 +34,17 @@ interface Row {
 }
 
 /**
+ * Every write here commits without waiting for the WAL flush (synchronous_commit off, for the
+ * statement's own transaction only): a key's writes added two flushed commits to a payment's two
+ * and halved its throughput. Nothing is lost that matters (docs/decisions.md, "Idempotency
+ * keys"): the request's own writes that come after the claim (a payment's Pending row, a refund's
+ * claim) commit synchronously, and a flush writes the WAL before them, the claim included, before
+ * any processor is asked; a stored answer lost with a crash of the database leaves the key
+ * running: it is answered 409, never run again.
+ */
+const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+
+/**
  * The claim and, when the key is taken, the row that holds it, in one round trip. The insert
  * takes no lock when the key exists (DO NOTHING), so a replay only reads. The row found is read
  * with the statement's snapshot: a key inserted by a request that committed after it began is
@@ -41,7 +52,7 @@ interface Row {
  */
 const CLAIM_SQL = `WITH claimed AS (
   INSERT INTO idempotency_keys (partner_id, key, claim, fingerprint, state, created_at, expires_at, lease_until)
-  VALUES ($1, $2, $3, $4, 'running', $5, $6, $7)
+  SELECT $1::uuid, $2::text, $3::uuid, $4::text, 'running', $5::timestamptz, $6::timestamptz, $7::timestamptz FROM ${ASYNC_COMMIT}
   ON CONFLICT (partner_id, key) DO NOTHING
   RETURNING 1
 )
@@ -58,12 +69,12 @@ SET claim = $3, fingerprint = $4, state = 'running', created_at = $5, expires_at
 WHERE partner_id = $1 AND key = $2 AND expires_at <= $5
 RETURNING 1`;
 
-const FINISH_SQL = `UPDATE idempotency_keys SET state = 'done', status = $4, content_type = $5, body = $6
+const FINISH_SQL = `UPDATE idempotency_keys SET state = 'done', status = $4, content_type = $5, body = $6 FROM ${ASYNC_COMMIT}
 WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
 
-const MARK_UNKNOWN_SQL = `UPDATE idempotency_keys SET state = 'unknown' WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
+const MARK_UNKNOWN_SQL = `UPDATE idempotency_keys SET state = 'unknown' FROM ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
 
-const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
+const RELEASE_SQL = `DELETE FROM idempotency_keys USING ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
 
 /** In batches: one statement over a day of keys would hold its locks and WAL for as long. */
 const PURGE_SQL = `WITH gone AS (
