@@ -290,6 +290,35 @@ describe('the key', () => {
     );
   });
 
+  it('of a request running past its lease (the processor deadline and 10 s) is 409 without Retry-After: stopped, not run again', async () => {
+    const key = randomUUID();
+    const body = card();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const atProcessor = new Promise<void>((r) => (reached = r));
+    const adapter = ctx.services.processorAdapters.get('simulator');
+    const sale = adapter.sale.bind(adapter);
+    await withSimulator(
+      ctx.services,
+      { sale: async (r: SaleRequest) => (reached(), await held, sale(r)) } as Partial<ProcessorAdapter>,
+      async () => {
+        const first = call('POST', '/api/payment', { body, key });
+        await atProcessor;
+        ctx.clock.advance(ctx.services.config.processorTimeoutMs + 10_000);
+        const { result: late, calls } = await processorCalls(() => call('POST', '/api/payment', { body, key }));
+        expect(late.statusCode).toBe(409);
+        expect(late.headers['retry-after']).toBeUndefined();
+        expect(late.json().detail).toMatch(/not run again/);
+        expect(calls.sale).toBe(0);
+        release();
+        // The request that was still running ends: its answer is stored and replayed after all.
+        const answered = await first;
+        expect((await call('POST', '/api/payment', { body, key })).body).toBe(answered.body);
+      },
+    );
+  });
+
   it(`is kept ${TTL_HOURS} hours (IDEMPOTENCY_TTL) on the injected clock, then forgotten and purged`, async () => {
     const key = randomUUID();
     const body = card();
