@@ -14,6 +14,7 @@
  * payment (reported).
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { type BenchServer, type LoadResult, load, startServer } from './lib/harness.ts';
 import { measureWritesAlone } from './lib/payment-writes-alone.ts';
@@ -63,8 +64,40 @@ async function paymentOnce(server: BenchServer, body: string, key?: string): Pro
   return { status: res.status, body: (await res.json()) as { ResponseCode: string } };
 }
 
+/**
+ * What each request of a load cost the database, from PostgreSQL's own counters (read before and
+ * after the load): transactions (each statement outside a transaction is one), rows inserted,
+ * updated and read.
+ */
+async function databaseWork(url: string | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { perRequest?: Record<string, number> }> {
+  if (!url) return run();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const read = async () => {
+    // Backends report their counters within a second of going idle.
+    await new Promise((r) => setTimeout(r, 1500));
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<Record<string, string>>(
+      'SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, tup_fetched FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Object.fromEntries(Object.entries(rows[0]!).map(([k, v]) => [k, Number(v)]));
+  };
+  try {
+    const before = await read();
+    const result = await run();
+    const after = await read();
+    // The counter reads themselves (two transactions each) are left out.
+    const perRequest = Object.fromEntries(
+      Object.keys(before).map((k) => [k, Number(((after[k]! - before[k]! - (k === 'xact_commit' ? 4 : 0)) / Math.max(1, result.requests)).toFixed(2))]),
+    );
+    return { ...result, perRequest };
+  } finally {
+    await client.end();
+  }
+}
+
 /** The issue 29 figures: keyed against unkeyed, replay against new, refused duplicate against new. */
-async function measureIdempotency(server: BenchServer, seconds: number) {
+async function measureIdempotency(server: BenchServer, seconds: number, url?: string) {
   const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
   const unkeyed = newPayment(server, false);
   const keyed = newPayment(server, true);
@@ -72,8 +105,8 @@ async function measureIdempotency(server: BenchServer, seconds: number) {
   // Alternating rounds: the payments table grows under both alike.
   const rounds = { unkeyed: [] as LoadResult[], keyed: [] as LoadResult[] };
   for (let i = 0; i < 2; i++) {
-    rounds.unkeyed.push(await load({ ...unkeyed, seconds: seconds / 2 }));
-    rounds.keyed.push(await load({ ...keyed, seconds: seconds / 2 }));
+    rounds.unkeyed.push(await databaseWork(url, () => load({ ...unkeyed, seconds: seconds / 2 })));
+    rounds.keyed.push(await databaseWork(url, () => load({ ...keyed, seconds: seconds / 2 })));
   }
   const rate = (list: LoadResult[]) => Math.round(list.reduce((a, r) => a + r.requestsPerSec, 0) / list.length);
   // A replay: one payment made with a key, then the same key and body again and again.
@@ -81,13 +114,13 @@ async function measureIdempotency(server: BenchServer, seconds: number) {
   const replayKey = randomUUID();
   const original = await paymentOnce(server, replayBody, replayKey);
   const replayLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers: { ...headers, 'Idempotency-Key': replayKey }, body: replayBody };
-  const newOnes = await load({ ...unkeyed, seconds });
-  const replays = await load({ ...replayLoad, seconds });
+  const newOnes = await databaseWork(url, () => load({ ...unkeyed, seconds }));
+  const replays = await databaseWork(url, () => load({ ...replayLoad, seconds }));
   // A refused duplicate: one payment with a TranId, then the same request (no key) again and again.
   const duplicateBody = paymentBody();
   const held = await paymentOnce(server, duplicateBody);
   const duplicateLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers, body: duplicateBody };
-  const duplicates = await load({ ...duplicateLoad, seconds });
+  const duplicates = await databaseWork(url, () => load({ ...duplicateLoad, seconds }));
   const newAfter = await load({ ...unkeyed, seconds });
   const again = await paymentOnce(server, duplicateBody);
   const keyedRatio = rate(rounds.keyed) / rate(rounds.unkeyed);
@@ -109,7 +142,7 @@ async function measureIdempotency(server: BenchServer, seconds: number) {
   };
 }
 
-async function measure(server: BenchServer, seconds: number) {
+async function measure(server: BenchServer, seconds: number, url?: string) {
   const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
   // A fresh TranId per request: every payment passes the duplicate check's unique index.
   const payment = {
@@ -141,7 +174,7 @@ async function measure(server: BenchServer, seconds: number) {
     paymentP99Ms: pay.latencyP99Ms,
     serverPeakRssMb: Math.round(peakRss),
     meetsTargets: { throughput: ratio >= 0.4, p99: pay.latencyP99Ms <= 50, rss: peakRss < 300 },
-    idempotency: await measureIdempotency(server, seconds),
+    idempotency: await measureIdempotency(server, seconds, url),
   };
 }
 
@@ -150,7 +183,7 @@ export async function run(options: { seconds: number }) {
     const server = await startServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: '20', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
     let measured;
     try {
-      measured = await measure(server, options.seconds);
+      measured = await measure(server, options.seconds, url);
     } finally {
       await server.stop();
     }

@@ -45,6 +45,7 @@ describe('the clock check of background jobs', () => {
       ['purge expired access tokens', true],
       ['purge expired gateway sessions', true],
       ['purge old pay link responseTokens', true],
+      ['purge expired idempotency keys', true],
       ['settlement', true],
       ['recurring billing', true],
     ]);
