@@ -1,3 +1,4 @@
+import { Batcher } from '../../platform/batcher.ts';
 import type { SqlClient } from '../../platform/database/database.ts';
 
 export type KeyState = 'running' | 'done' | 'unknown';
@@ -45,21 +46,27 @@ interface Row {
 const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
 
 /**
- * The claim and, when the key is taken, the row that holds it, in one round trip. The insert
- * takes no lock when the key exists (DO NOTHING), so a replay only reads. The row found is read
- * with the statement's snapshot: a key inserted by a request that committed after it began is
- * not seen (the insert waited for it, then did nothing), and is then read again.
+ * The claims of a batch of requests and, for each key already taken, the row that holds it, in
+ * one statement. Inputs travel as text arrays (one per column) in key order: two batches that
+ * insert the same keys wait for each other in the same order, never in a cycle. The insert takes
+ * no lock when a key exists (DO NOTHING), so a replay only reads. A row found is read with the
+ * statement's snapshot: a key inserted by a request that committed after the statement began (or
+ * by another request of the same batch) is not seen, and is then read again on its own.
  */
-const CLAIM_SQL = `WITH claimed AS (
+const CLAIM_SQL = `WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS i(partner_id, key, claim, fingerprint, created_at, expires_at, lease_until)
+), claimed AS (
   INSERT INTO idempotency_keys (partner_id, key, claim, fingerprint, state, created_at, expires_at, lease_until)
-  SELECT $1::uuid, $2::text, $3::uuid, $4::text, 'running', $5::timestamptz, $6::timestamptz, $7::timestamptz FROM ${ASYNC_COMMIT}
+  SELECT partner_id::uuid, key, claim::uuid, fingerprint, 'running', created_at::timestamptz, expires_at::timestamptz, lease_until::timestamptz
+  FROM input, ${ASYNC_COMMIT}
   ON CONFLICT (partner_id, key) DO NOTHING
-  RETURNING 1
+  RETURNING claim
 )
-SELECT true AS claimed, NULL AS fingerprint, NULL AS state, NULL AS expires_at, NULL AS lease_until, NULL AS status, NULL AS content_type, NULL AS body FROM claimed
-UNION ALL
-SELECT false, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys
-WHERE partner_id = $1 AND key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
+SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
+FROM input i
+LEFT JOIN claimed c ON c.claim = i.claim::uuid
+LEFT JOIN idempotency_keys k ON c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key`;
 
 const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
 
@@ -69,8 +76,10 @@ SET claim = $3, fingerprint = $4, state = 'running', created_at = $5, expires_at
 WHERE partner_id = $1 AND key = $2 AND expires_at <= $5
 RETURNING 1`;
 
-const FINISH_SQL = `UPDATE idempotency_keys SET state = 'done', status = $4, content_type = $5, body = $6 FROM ${ASYNC_COMMIT}
-WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
+/** The answers of a batch of requests, each on its own claim's row. */
+const FINISH_SQL = `UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
+WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'`;
 
 const MARK_UNKNOWN_SQL = `UPDATE idempotency_keys SET state = 'unknown' FROM ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
 
@@ -97,22 +106,66 @@ function stored(row: Row): StoredKey {
   };
 }
 
-/** Every statement of the idempotency keys (table idempotency_keys, migration 0020). */
+/** What a claim found: the key is the request's now, or the row that holds it. */
+export type ClaimResult = { claimed: true } | { claimed: false; existing: StoredKey | undefined };
+
+interface Finish {
+  partnerId: string;
+  key: string;
+  claim: string;
+  answer: { status: number; contentType: string; body: string };
+}
+
+const byKey = <T extends { partnerId: string; key: string }>(a: T, b: T) =>
+  a.partnerId < b.partnerId ? -1 : a.partnerId > b.partnerId ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+/**
+ * Every statement of the idempotency keys (table idempotency_keys, migration 0020). Claims and
+ * answers go in batches (platform/batcher.ts): under load one statement serves the requests
+ * that arrived while the last one ran, instead of two statements each.
+ */
 export class IdempotencyRepository {
   readonly #sql: SqlClient;
+  readonly #claims: Batcher<NewClaim, ClaimResult>;
+  readonly #finishes: Batcher<Finish, void>;
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
+    this.#claims = new Batcher((batch) => this.#claimBatch(batch));
+    this.#finishes = new Batcher((batch) => this.#finishBatch(batch));
   }
 
   /** Inserts the key as running; or the row that holds it already. */
-  async claim(c: NewClaim): Promise<{ claimed: true } | { claimed: false; existing: StoredKey | undefined }> {
-    const params = [c.partnerId, c.key, c.claim, c.fingerprint, c.createdAt, c.expiresAt, c.leaseUntil];
-    let [row] = await this.#sql.query<Row>(CLAIM_SQL, params, PREPARED);
-    if (row?.claimed) return { claimed: true };
-    // Held by a request that committed after this statement's snapshot: read it now.
-    row ??= (await this.#sql.query<Row>(FIND_SQL, [c.partnerId, c.key], PREPARED))[0];
+  async claim(c: NewClaim): Promise<ClaimResult> {
+    const found = await this.#claims.add(c);
+    if (found.claimed || found.existing) return found;
+    // Held by a request that committed after the statement's snapshot, or of the same batch: read it now.
+    const [row] = await this.#sql.query<Row>(FIND_SQL, [c.partnerId, c.key], PREPARED);
     return { claimed: false, existing: row ? stored(row) : undefined };
+  }
+
+  async #claimBatch(batch: NewClaim[]): Promise<ClaimResult[]> {
+    const sorted = [...batch].sort(byKey);
+    const column = (f: (c: NewClaim) => string) => sorted.map(f);
+    const rows = await this.#sql.query<Row & { claim: string }>(
+      CLAIM_SQL,
+      [
+        column((c) => c.partnerId),
+        column((c) => c.key),
+        column((c) => c.claim),
+        column((c) => c.fingerprint),
+        column((c) => c.createdAt.toISOString()),
+        column((c) => c.expiresAt.toISOString()),
+        column((c) => c.leaseUntil.toISOString()),
+      ],
+      PREPARED,
+    );
+    const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
+    return batch.map((c): ClaimResult => {
+      const row = byClaim.get(c.claim);
+      if (row?.claimed) return { claimed: true };
+      return { claimed: false, existing: row?.state ? stored(row) : undefined };
+    });
   }
 
   /** Takes over an expired key; false when it is no longer expired (another request took it). */
@@ -121,8 +174,26 @@ export class IdempotencyRepository {
     return rows.length > 0;
   }
 
-  async finish(partnerId: string, key: string, claim: string, answer: { status: number; contentType: string; body: string }): Promise<void> {
-    await this.#sql.query(FINISH_SQL, [partnerId, key, claim, answer.status, answer.contentType, answer.body], PREPARED);
+  finish(partnerId: string, key: string, claim: string, answer: { status: number; contentType: string; body: string }): Promise<void> {
+    return this.#finishes.add({ partnerId, key, claim, answer });
+  }
+
+  async #finishBatch(batch: Finish[]): Promise<void[]> {
+    const sorted = [...batch].sort(byKey);
+    const column = (f: (c: Finish) => string) => sorted.map(f);
+    await this.#sql.query(
+      FINISH_SQL,
+      [
+        column((f) => f.partnerId),
+        column((f) => f.key),
+        column((f) => f.claim),
+        column((f) => String(f.answer.status)),
+        column((f) => f.answer.contentType),
+        column((f) => f.answer.body),
+      ],
+      PREPARED,
+    );
+    return batch.map(() => undefined);
   }
 
   async markUnknown(partnerId: string, key: string, claim: string): Promise<void> {

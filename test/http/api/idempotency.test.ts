@@ -319,6 +319,28 @@ describe('the key', () => {
     );
   });
 
+  it('sent by many requests at once: one runs, the others are 409 or its replay; distinct keys at once all run (claims go in batches)', async () => {
+    const key = randomUUID();
+    const body = card();
+    const { result: same, calls } = await processorCalls(() => Promise.all(Array.from({ length: 8 }, () => call('POST', '/api/payment', { body, key }))));
+    const ran = same.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(ran).toHaveLength(1);
+    expect(calls.sale).toBe(1);
+    for (const r of same.filter((x) => x !== ran[0])) {
+      if (r.statusCode === 409) expect(r.headers['retry-after']).toBe('1');
+      else expect(r.body).toBe(ran[0]!.body);
+    }
+    const keys = Array.from({ length: 12 }, () => randomUUID());
+    const before = await count('payments');
+    const distinct = await Promise.all(keys.map((k) => call('POST', '/api/payment', { body, key: k })));
+    expect(distinct.map((r) => r.statusCode)).toEqual(keys.map(() => 201));
+    expect(new Set(distinct.map((r) => r.json().PaymentGuid)).size).toBe(12);
+    expect(await count('payments')).toBe(before + 12);
+    // Each answer was stored with its own key.
+    const replays = await Promise.all(keys.map((k) => call('POST', '/api/payment', { body, key: k })));
+    expect(replays.map((r) => r.body)).toEqual(distinct.map((r) => r.body));
+  });
+
   it(`is kept ${TTL_HOURS} hours (IDEMPOTENCY_TTL) on the injected clock, then forgotten and purged`, async () => {
     const key = randomUUID();
     const body = card();
