@@ -11,9 +11,12 @@
  * one without (target: >= 90 % of its throughput; measured in alternating rounds, so that the
  * payments table's growth weighs on both alike), a replay (the same key and request again)
  * against a new payment (target: faster), and a refused duplicate TranId (no key) against a new
- * payment (reported).
+ * payment (reported). Each of these loads also gives its CPU time per request (the server process
+ * and its PostgreSQL backends), and the ratios by it (`byCpu`): on a shared machine the rates of
+ * two loads vary by half from one to the next, the CPU a request costs far less.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { type BenchServer, type LoadResult, load, startServer } from './lib/harness.ts';
@@ -64,16 +67,34 @@ async function paymentOnce(server: BenchServer, body: string, key?: string): Pro
   return { status: res.status, body: (await res.json()) as { ResponseCode: string } };
 }
 
+/** CPU time (user and system) of a process so far, in microseconds, from /proc (0 when it is gone). */
+function processCpuUs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
 /**
- * What each request of a load cost the database, from PostgreSQL's own counters (read before and
- * after the load): transactions (each statement outside a transaction is one), rows inserted,
- * updated and read.
+ * What each request of a load cost, beside its rate: CPU time of the server process and (on
+ * PostgreSQL) of its database backends, and PostgreSQL's own counters (transactions, each
+ * statement outside one being one; rows inserted, updated, read). On a machine shared with other
+ * work, rates of one load to the next vary by half; CPU time per request varies far less, and
+ * its inverse is the rate the machine would give alone.
  */
-async function databaseWork(url: string | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { perRequest?: Record<string, number> }> {
-  if (!url) return run();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const read = async () => {
+async function measured(server: BenchServer, url: string | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuUsPerRequest: number; perRequest?: Record<string, number> }> {
+  const client = url ? new pg.Client({ connectionString: url }) : undefined;
+  await client?.connect();
+  const backendsCpu = async () => {
+    if (!client) return 0;
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    return rows.reduce((sum, r) => sum + processCpuUs(r.pid), 0);
+  };
+  const counters = async () => {
+    if (!client) return {};
     // Backends report their counters within a second of going idle.
     await new Promise((r) => setTimeout(r, 1500));
     await client.query('SELECT pg_stat_clear_snapshot()');
@@ -83,16 +104,19 @@ async function databaseWork(url: string | undefined, run: () => Promise<LoadResu
     return Object.fromEntries(Object.entries(rows[0]!).map(([k, v]) => [k, Number(v)]));
   };
   try {
-    const before = await read();
+    const before = await counters();
+    const cpuBefore = processCpuUs(server.child.pid) + (await backendsCpu());
     const result = await run();
-    const after = await read();
+    const cpuAfter = processCpuUs(server.child.pid) + (await backendsCpu());
+    const after = await counters();
+    const requests = Math.max(1, result.requests);
     // The counter reads themselves (two transactions each) are left out.
-    const perRequest = Object.fromEntries(
-      Object.keys(before).map((k) => [k, Number(((after[k]! - before[k]! - (k === 'xact_commit' ? 4 : 0)) / Math.max(1, result.requests)).toFixed(2))]),
-    );
-    return { ...result, perRequest };
+    const perRequest = client
+      ? Object.fromEntries(Object.keys(before).map((k) => [k, Number(((after[k]! - before[k]! - (k === 'xact_commit' ? 4 : 0)) / requests).toFixed(2))]))
+      : undefined;
+    return { ...result, cpuUsPerRequest: Math.round((cpuAfter - cpuBefore) / requests), ...(perRequest ? { perRequest } : {}) };
   } finally {
-    await client.end();
+    await client?.end();
   }
 }
 
@@ -103,10 +127,10 @@ async function measureIdempotency(server: BenchServer, seconds: number, url?: st
   const keyed = newPayment(server, true);
   await load({ ...keyed, seconds: 2 });
   // Alternating rounds: the payments table grows under both alike.
-  const rounds = { unkeyed: [] as LoadResult[], keyed: [] as LoadResult[] };
+  const rounds = { unkeyed: [] as (LoadResult & { cpuUsPerRequest: number })[], keyed: [] as (LoadResult & { cpuUsPerRequest: number })[] };
   for (let i = 0; i < 2; i++) {
-    rounds.unkeyed.push(await databaseWork(url, () => load({ ...unkeyed, seconds: seconds / 2 })));
-    rounds.keyed.push(await databaseWork(url, () => load({ ...keyed, seconds: seconds / 2 })));
+    rounds.unkeyed.push(await measured(server, url, () => load({ ...unkeyed, seconds: seconds / 2 })));
+    rounds.keyed.push(await measured(server, url, () => load({ ...keyed, seconds: seconds / 2 })));
   }
   const rate = (list: LoadResult[]) => Math.round(list.reduce((a, r) => a + r.requestsPerSec, 0) / list.length);
   // A replay: one payment made with a key, then the same key and body again and again.
@@ -114,21 +138,29 @@ async function measureIdempotency(server: BenchServer, seconds: number, url?: st
   const replayKey = randomUUID();
   const original = await paymentOnce(server, replayBody, replayKey);
   const replayLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers: { ...headers, 'Idempotency-Key': replayKey }, body: replayBody };
-  const newOnes = await databaseWork(url, () => load({ ...unkeyed, seconds }));
-  const replays = await databaseWork(url, () => load({ ...replayLoad, seconds }));
+  const newOnes = await measured(server, url, () => load({ ...unkeyed, seconds }));
+  const replays = await measured(server, url, () => load({ ...replayLoad, seconds }));
   // A refused duplicate: one payment with a TranId, then the same request (no key) again and again.
   const duplicateBody = paymentBody();
   const held = await paymentOnce(server, duplicateBody);
   const duplicateLoad = { url: `${server.url}/api/payment`, method: 'POST' as const, connections: CONNECTIONS, headers, body: duplicateBody };
-  const duplicates = await databaseWork(url, () => load({ ...duplicateLoad, seconds }));
+  const duplicates = await measured(server, url, () => load({ ...duplicateLoad, seconds }));
   const newAfter = await load({ ...unkeyed, seconds });
   const again = await paymentOnce(server, duplicateBody);
   const keyedRatio = rate(rounds.keyed) / rate(rounds.unkeyed);
+  const cpu = (list: { cpuUsPerRequest: number }[]) => Math.round(list.reduce((a, r) => a + r.cpuUsPerRequest, 0) / list.length);
   const newRate = (newOnes.requestsPerSec + newAfter.requestsPerSec) / 2;
   return {
     unkeyedPaymentsPerSec: rate(rounds.unkeyed),
     keyedPaymentsPerSec: rate(rounds.keyed),
     keyedToUnkeyedRatio: Number(keyedRatio.toFixed(3)),
+    // The same ratios from CPU time per request (server and database): the rates the machine would give alone.
+    cpuUsPerRequest: { unkeyed: cpu(rounds.unkeyed), keyed: cpu(rounds.keyed), newPayment: newOnes.cpuUsPerRequest, replay: replays.cpuUsPerRequest, refusedDuplicate: duplicates.cpuUsPerRequest },
+    byCpu: {
+      keyedToUnkeyedRatio: Number((cpu(rounds.unkeyed) / cpu(rounds.keyed)).toFixed(3)),
+      replayToNewRatio: Number((newOnes.cpuUsPerRequest / replays.cpuUsPerRequest).toFixed(3)),
+      refusedDuplicateToNewRatio: Number((newOnes.cpuUsPerRequest / duplicates.cpuUsPerRequest).toFixed(3)),
+    },
     rounds,
     newPayment: newOnes,
     replay: replays,
