@@ -88,11 +88,21 @@ const CLOCK_TICKS = 100;
 async function measured(server: BenchServer, url: string | undefined, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuUsPerRequest: number; perRequest?: Record<string, number> }> {
   const client = url ? new pg.Client({ connectionString: url }) : undefined;
   await client?.connect();
-  const backendsCpu = async () => {
-    if (!client) return 0;
+  // The pool's backends come and go (an idle one closes after 10 s): each is sampled while the
+  // load runs, and counts from its first sample (from 0 when it started during the load) to its last.
+  const backends = new Map<number, { first: number; last: number }>();
+  let started = false;
+  const sampleBackends = async () => {
+    if (!client) return;
     const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    return rows.reduce((sum, r) => sum + processCpuUs(r.pid), 0);
+    for (const { pid } of rows) {
+      const now = processCpuUs(pid);
+      const seen = backends.get(pid);
+      if (seen) seen.last = Math.max(seen.last, now);
+      else backends.set(pid, { first: started ? 0 : now, last: now });
+    }
   };
+  const backendsCpu = () => [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0);
   const counters = async () => {
     if (!client) return {};
     // Backends report their counters within a second of going idle.
@@ -105,9 +115,17 @@ async function measured(server: BenchServer, url: string | undefined, run: () =>
   };
   try {
     const before = await counters();
-    const cpuBefore = processCpuUs(server.child.pid) + (await backendsCpu());
+    await sampleBackends();
+    started = true;
+    const serverBefore = processCpuUs(server.child.pid);
+    let sampling = Promise.resolve();
+    const timer = setInterval(() => (sampling = sampling.then(sampleBackends).catch(() => {})), 250);
     const result = await run();
-    const cpuAfter = processCpuUs(server.child.pid) + (await backendsCpu());
+    clearInterval(timer);
+    await sampling;
+    await sampleBackends();
+    const cpuBefore = serverBefore;
+    const cpuAfter = processCpuUs(server.child.pid) + backendsCpu();
     const after = await counters();
     const requests = Math.max(1, result.requests);
     // The counter reads themselves (two transactions each) are left out.

@@ -174,7 +174,8 @@ const KeyHeaders = Type.Object({
   [IDEMPOTENCY_KEY_HEADER]: Type.Optional(
     Type.String({
       minLength: 1,
-      maxLength: MAX_KEY_LENGTH + 2,
+      // The quoted form may escape each character: 255 of them take up to 512.
+      maxLength: 2 * MAX_KEY_LENGTH + 2,
       description:
         `1 to ${MAX_KEY_LENGTH} printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). ` +
         'A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with ' +
