@@ -49,6 +49,8 @@ import { OperationsRepository } from './modules/operations/operations-repository
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
+import { IdempotencyRepository } from './modules/idempotency/idempotency-repository.ts';
+import { IdempotencyService } from './modules/idempotency/idempotency-service.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -89,6 +91,7 @@ export interface Services {
   health: HealthService;
   /** Facts the installation records about itself, and a lock the processes of one database take turns on. */
   installation: InstallationService;
+  idempotency: IdempotencyService;
 }
 
 export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
@@ -124,8 +127,10 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const operations = new OperationsRepository(store);
   const databaseIdentity = new DatabaseIdentityService({ repository: operations });
   const health = new HealthService({ repository: operations, clock });
+  // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
+  const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
   const installation = new InstallationService({ repository: operations });
-  return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /**
@@ -153,6 +158,7 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
     // Outcomes the processor gave that the database could not take at the time (PendingWrites).
     { name: 'write outcomes kept while the database was unavailable', everyMs: 2_000, run: () => services.pendingWrites.writeAll() },
+    { name: 'purge expired idempotency keys', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.idempotency.purgeExpired() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },

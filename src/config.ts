@@ -65,6 +65,8 @@ export interface Config {
   /** The provider's name and home address: the pay page's default PoweredByText and PoweredByUrl. */
   providerName: string;
   providerUrl: string;
+  /** Surface A: how long an Idempotency-Key and its answer are kept (IDEMPOTENCY_TTL, hours). */
+  idempotencyTtlMs: number;
   /** PEM files: set both to serve HTTPS. */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     payLinkSubmitLimitPerIp: int(env, 'PAYLINK_SUBMIT_LIMIT_PER_IP', 30, 1),
     providerName: env.PROVIDER_NAME?.trim() || 'Payments',
     providerUrl: providerUrl(env.PROVIDER_URL?.trim()) ?? publicBaseUrl,
+    idempotencyTtlMs: int(env, 'IDEMPOTENCY_TTL', 24, 1, 720) * 3_600_000,
     tlsCertFile,
     tlsKeyFile,
   };

@@ -78,6 +78,8 @@ export const Rule = {
   CharityEinInvalid: 'CharityEinInvalid',
   /** Charity search: EIN is in the other country's form (a BN with CharitySource 1, or a dashed EIN with 2). */
   CharityEinOfOtherSource: 'CharityEinOfOtherSource',
+  /** Idempotency keys: the Idempotency-Key header is not 1 to 255 printable ASCII characters (or their quoted string), or is sent twice. */
+  IdempotencyKeyInvalid: 'IdempotencyKeyInvalid',
 } as const;
 
 export type RuleName = keyof typeof Rule;

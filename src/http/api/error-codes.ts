@@ -47,4 +47,5 @@ export const ErrorCode: Readonly<Record<RuleName, number>> = {
   CharityNameUnsearchable: 7001,
   CharityEinInvalid: 7002,
   CharityEinOfOtherSource: 7003,
+  IdempotencyKeyInvalid: 1020,
 };

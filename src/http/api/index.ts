@@ -15,6 +15,7 @@ import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { refundVoidRoutes } from './refund-void.ts';
 import { sessionRoutes } from './session.ts';
 import { errorResponses } from './wire.ts';
+import { idempotencyKeys } from './idempotency.ts';
 
 /** Surface A, the JSON payment API, mounted at /api. */
 export async function apiPlugin(app: FastifyInstance, opts: { services: Services; extraRoutes?: (api: FastifyInstance) => void }) {
@@ -24,6 +25,8 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   requireAccessToken(app, services.sessions);
   documentAuthAndErrors(app);
   await app.register(rateLimit, { global: false, store: MonotonicRateLimitStore });
+  // Routes with `config: { idempotent: ... }` take an Idempotency-Key (before the routes are added).
+  idempotencyKeys(app, services.idempotency);
 
   // One line per resource: each file adds its routes.
   sessionRoutes(app, services, services.config);

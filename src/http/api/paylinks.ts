@@ -166,6 +166,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
     '/paylink',
     {
       attachValidation: true,
+      config: { idempotent: true },
       schema: {
         tags: ['Pay links'],
         operationId: 'createPayLink',
@@ -260,6 +261,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
   app.delete<{ Querystring: { PayLinkId: string; IntegrationSource?: string } }>(
     '/paylink',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Pay links'],
         operationId: 'cancelPayLink',

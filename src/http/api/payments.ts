@@ -14,6 +14,10 @@ import { schemaViolations } from './schema-errors.ts';
 import { MAX_TRANSACTION_LINES, TransactionLine, type TransactionLineWire, readAmount, readTransactionLines } from './transaction-lines.ts';
 import { EMPTY_GUID, Guid, JSON_CONSUMES, Nullable, PaymentResultWire, ProcessStatusWire } from './wire.ts';
 import { ApiValidationError } from './problems.ts';
+import { failedBeforeCharging } from '../../modules/payments/payment-service.ts';
+
+/** Idempotency-Key: a failed payment may be run again with its key only if it charged and recorded nothing. */
+const idempotent = { changedNothing: failedBeforeCharging };
 
 /** POST /api/payment and POST /api/paymentAch: the spec's request tables and the payment response. */
 
@@ -298,7 +302,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof CardPaymentRequest> }>(
     '/payment',
-    { attachValidation: true, schema: paymentSchema('createPayment', 'Charge a card (or a wallet).', CardPaymentRequest) },
+    { attachValidation: true, config: { idempotent }, schema: paymentSchema('createPayment', 'Charge a card (or a wallet).', CardPaymentRequest) },
     async (request, reply) => {
       const body = (dropMistyped(request.body, CardPaymentRequest) ?? {}) as Partial<Static<typeof CardPaymentRequest>>;
       const own: RuleViolation[] = [];
@@ -326,7 +330,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof AchPaymentRequest> }>(
     '/paymentAch',
-    { attachValidation: true, schema: paymentSchema('createAchPayment', 'Debit a bank account (ACH).', AchPaymentRequest) },
+    { attachValidation: true, config: { idempotent }, schema: paymentSchema('createAchPayment', 'Debit a bank account (ACH).', AchPaymentRequest) },
     async (request, reply) => {
       const body = (dropMistyped(request.body, AchPaymentRequest) ?? {}) as Partial<Static<typeof AchPaymentRequest>>;
       const own: RuleViolation[] = [];

@@ -16,6 +16,7 @@ const TYPES: Record<number, [string, string]> = {
   410: ['https://tools.ietf.org/html/rfc9110#section-15.5.11', 'Gone'],
   413: ['https://tools.ietf.org/html/rfc9110#section-15.5.14', 'Content Too Large'],
   415: ['https://tools.ietf.org/html/rfc9110#section-15.5.16', 'Unsupported Media Type'],
+  422: ['https://tools.ietf.org/html/rfc9110#section-15.5.21', 'Unprocessable Content'],
   429: ['https://tools.ietf.org/html/rfc6585#section-4', 'Too Many Requests'],
   431: ['https://tools.ietf.org/html/rfc6585#section-5', 'Request Header Fields Too Large'],
   500: ['https://tools.ietf.org/html/rfc9110#section-15.6.1', 'An error occurred while processing your request.'],

@@ -241,6 +241,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.post<{ Body: CreateWire }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'createRecurringProfile',
@@ -275,6 +276,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.put<{ Body: UpdateWire }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'updateRecurringProfile',
@@ -323,6 +325,7 @@ export function recurringProfileRoutes(app: FastifyInstance, services: Services)
   app.delete<{ Querystring: Static<typeof CancelRecurringProfileQuery> }>(
     '/recurringProfile',
     {
+      config: { idempotent: true },
       schema: {
         tags: ['Recurring billing'],
         operationId: 'cancelRecurringProfile',

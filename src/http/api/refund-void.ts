@@ -115,6 +115,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
     '/void',
     {
       attachValidation: true,
+      config: { idempotent: true },
       schema: routeSchema(
         'voidPayment',
         'Void (cancel) an approved payment that has not settled.',
@@ -131,6 +132,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
     '/refund',
     {
       attachValidation: true,
+      config: { idempotent: true },
       schema: routeSchema(
         'refundPayment',
         'Refund a settled payment in full.',

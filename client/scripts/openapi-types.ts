@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { testConfig } from '../../src/config.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createLogger } from '../../src/platform/logging.ts';
+import { createServices } from '../../src/composition.ts';
+import { openPglite } from '../../src/platform/database/database.ts';
+
+/** The generated part of the client: the types of every operation of /openapi.json. */
+export const GENERATED_FILE = join(import.meta.dirname, '..', 'src', 'generated', 'openapi.ts');
+
+const HEADER = `/**
+ * Generated from the service's /openapi.json by openapi-typescript (npm run client:generate).
+ * Do not edit: client/test/generated.test.ts fails when this file is not what the document generates.
+ */
+
+`;
+
+/** The service's OpenAPI document, from an app built in this process (no database is queried to build it). */
+export async function currentDocument(): Promise<OpenAPI3> {
+  const store = await openPglite();
+  try {
+    const services = createServices({ store, clock: new ManualClock(), ids: cryptoIds, config: testConfig(), log: createLogger('silent') });
+    const app = await buildApp({ services });
+    try {
+      return (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenAPI3;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** The TypeScript types of `document`, as the committed file holds them. */
+export async function generateTypes(document: OpenAPI3): Promise<string> {
+  return HEADER + astToString(await openapiTS(document, { alphabetize: true }));
+}

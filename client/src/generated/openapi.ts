@@ -1,0 +1,2815 @@
+/**
+ * Generated from the service's /openapi.json by openapi-typescript (npm run client:generate).
+ * Do not edit: client/test/generated.test.ts fails when this file is not what the document generates.
+ */
+
+export interface paths {
+    "/api/CharitySearch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the US (IRS) and Canadian (CRA) charity directory; no AccessToken needed. */
+        get: operations["searchCharities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ClientSession": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a ClientId and ClientSecret for an access token (valid 5 hours). */
+        post: operations["createClientSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fee breakdown of one transaction line.
+         * @description Rules and worked examples: docs/fees.md. 404 when the partner has no fee schedule for the group, or a referenced processor, organization, integration source or token is not the partner's (or the charity is unknown).
+         */
+        get: operations["getFee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The fee breakdowns of several transaction lines of one payment, and their totals.
+         * @description PaymentMethodTypeId applies to every line; the flat fees (per transaction, card type) are charged once, on the first line. Rules and worked examples: docs/fees.md.
+         */
+        post: operations["calculateFees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/nextBillDate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next bill date after a date for a billing frequency.
+         * @description Daily +1 day, Weekly +7, Bi-Weekly +14; Monthly +1 month, Bi-Monthly +2, Quarterly +3, Semi-Annually +6, Annually +12, on Date's day of the month, clamped to the last day of shorter months (Jan 31 -> Feb 28 -> Mar 31). Semi-Monthly: two days 15 apart, a and a + 15, one of them the Date's day: a = day up to the 15th, day - 15 from the 16th (the 31st: the 16th and the month's last day). 400 for a malformed or impossible Date; 404 for an unknown BillingFrequency.
+         */
+        get: operations["getNextBillDate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paylink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a pay link: a unique URL that opens the hosted payment page.
+         * @description Needs the AccessToken header and the body ApiKey (the pay-link key). A wrong ApiKey is a 400 BrokenRule (ErrorCode 6000).
+         */
+        post: operations["createPayLink"];
+        /** Cancel a pay link; its page then answers 410. Cancelling again answers the same. */
+        delete: operations["cancelPayLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paylinkResult": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Confirm a pay link outcome from the redirect's responseToken (single use, 30 minutes, the link's partner only).
+         * @description Returns the payment response of the payment the page made. For WorkflowType 3 and 4 (a card stored, nothing paid) the response carries the token (TokenGuid, ExternalCardToken, card fields) with PaymentGuid 00000000-0000-0000-0000-000000000000 and TotalAmount 0.
+         */
+        get: operations["getPayLinkResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Charge a card (or a wallet). */
+        post: operations["createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paymentAch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Debit a bank account (ACH). */
+        post: operations["createAchPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/processorPaymentMethodTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The active payment method types of one of the partner's processors. */
+        get: operations["listProcessorPaymentMethodTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recurringProfile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurring profile: its terms, status and next bill date (an extension).
+         * @description The spec creates, changes and cancels profiles; this reads one back, for instance one a pay link started (paylinkResult gives its RecurringProfileGuid). 404 for an unknown profile or another partner's.
+         */
+        get: operations["getRecurringProfile"];
+        /**
+         * Change a recurring profile.
+         * @description Only the fields sent change. A new NextBillDate restarts the schedule from it (and resumes a suspended profile); an EndDate before the next bill date completes the profile. A cancelled profile cannot be changed (400). 404 for an unknown profile or another partner's.
+         */
+        put: operations["updateRecurringProfile"];
+        /**
+         * Create a recurring profile: charge a stored token on a schedule.
+         * @description The profile bills the token on its schedule through the billing worker (the first charge of a donation is usually made with POST /api/payment and Tokenize: true). 400 (BrokenRule array) when the profile cannot be created.
+         */
+        post: operations["createRecurringProfile"];
+        /**
+         * Cancel a recurring profile.
+         * @description The profile stops billing for good; it and its payments are kept. Cancelling it again is refused (400). 404 for an unknown profile.
+         */
+        delete: operations["cancelRecurringProfile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a settled payment in full.
+         * @description Card refunds complete at once (PaymentResult 5, ProcessStatus 8); ACH refunds wait for the next settlement run (ProcessStatus 7, then 8). A payment that has not settled cannot be refunded: void it. Found by PaymentGuid or PaymentExternalId; another partner’s payment is 404.
+         */
+        post: operations["refundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void (cancel) an approved payment that has not settled.
+         * @description The authorization is released and the payment never settles (PaymentResult 6, ProcessStatus 9). A settled payment cannot be voided: refund it. Found by PaymentGuid or PaymentExternalId; another partner’s payment is 404.
+         */
+        post: operations["voidPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** BrokenRule */
+        BrokenRule: {
+            /** Format: int32 */
+            ErrorCode: number;
+            LoggerMessage: string | null;
+            Message: string | null;
+        };
+        /** FeeBreakdown */
+        FeeBreakdown: {
+            /** @description ACH processing fee, capped by the contract. */
+            AchFeeAmount: number;
+            /** @description ACH processing fee rate applied (0 for cards). A percentage as displayed: 2.9 means 2.9 %. */
+            AchFeeRate: number;
+            /** @description Card processing fee on Amount + Tip + Tax. */
+            CardFeeAmount: number;
+            /** @description With PayFee: the card fee on the fees the payer covers. */
+            CardFeeOnFeeAmount: number;
+            /** @description Card processing fee rate applied (0 for ACH). A percentage as displayed: 2.9 means 2.9 %. */
+            CardFeeRate: number;
+            /** @description Flat fee of the card's brand in the contract (first line only), otherwise 0. */
+            CardTypeFeeAmount: number;
+            /** @description Partner commission rate (at the maximum) + processing fee rate + platform commission rate. A percentage as displayed: 2.9 means 2.9 %. */
+            MaxOverridePartnerCommissionRate: number;
+            /** @description Processing fee rate + platform commission rate. A percentage as displayed: 2.9 means 2.9 %. */
+            MinOverridePartnerCommissionRate: number;
+            /** @description Amount + Tip + Tax times the partner commission rate. */
+            PartnerCommissionAmount: number;
+            /** @description The partner's commission rate. A percentage as displayed: 2.9 means 2.9 %. */
+            PartnerCommissionRate: number;
+            /** @description Amount charged to the payer for the line: Amount + Tip + Tax, grossed up to cover the fees when PayFee is true. */
+            PaymentAmount: number;
+            /** @description Flat per-transaction fee of the contract (first line only). */
+            PerTransFee: number;
+            /** @description Amount + Tip + Tax times the platform commission rate. */
+            PlatformCommissionAmount: number;
+            /** @description The provider's commission rate. A percentage as displayed: 2.9 means 2.9 %. */
+            PlatformCommissionRate: number;
+            /** @description Tax amount. */
+            Tax: number;
+            /** @description Tip for the API partner, whatever PayFee says. */
+            Tip: number;
+            /** @description PartnerCommissionAmount + PlatformCommissionAmount. */
+            TotalCommissionAmount: number;
+            /** @description Partner plus platform commission rate. A percentage as displayed: 2.9 means 2.9 %. */
+            TotalCommissionRate: number;
+            /** @description TotalCommissionAmount + CardFeeAmount + AchFeeAmount + PerTransFee + CardTypeFeeAmount + CardFeeOnFeeAmount. */
+            TotalFees: number;
+            /** @description Fee category of the line. */
+            TransactionSourceGroupId: string;
+        };
+        /** PaymentResponse */
+        PaymentResponse: {
+            AddressLine1: string | null;
+            AuthCode: string | null;
+            AVSResponse: string | null;
+            AVSStreetStatus: string | null;
+            AVSZipStatus: string | null;
+            CardNum: string | null;
+            CardType: ("American Express" | "Mastercard" | "Visa" | "Discover" | "Diners Club" | "Undefined") | null;
+            CheckAccountNum: string | null;
+            City: string | null;
+            CountryCode: string | null;
+            Currency: string | null;
+            CVVResponse: string | null;
+            EmailAddress: string | null;
+            EpfSessionId: string | null;
+            ExpMonth: string | null;
+            ExpYear: string | null;
+            ExternalCardToken: string | null;
+            ExternalCheckToken: string | null;
+            ExternalConstituentId: string | null;
+            ExternalCustomerId: string | null;
+            FirstName: string | null;
+            IsSurchargeEligible: boolean | null;
+            LastName: string | null;
+            Message: string | null;
+            /**
+             * Format: uuid
+             * @description internal use; 00000000-0000-0000-0000-000000000000 when the payment has no organization (a for-profit partner's).
+             */
+            OrganizationGuid: string;
+            /** Format: date-time */
+            PaymentDate: string;
+            /** Format: uuid */
+            PaymentGuid: string;
+            /** Format: int32 */
+            PaymentId: number;
+            PaymentMethodTypeId: number | null;
+            /**
+             * Format: int32
+             * @description 1 Pending, 2 Processing, 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled.
+             * @enum {integer}
+             */
+            PaymentResult: 1 | 2 | 3 | 4 | 5 | 6;
+            PostalCode: string | null;
+            ProcessorGuid: string | null;
+            ProcessorMessage: string | null;
+            /**
+             * Format: int32
+             * @description 1 NotProcessed, 2 Authorized, 4 Settled, 5 Rejected, 6 RefundRequired, 7 AwaitingRefund, 8 Refunded, 9 Cancelled, 10 Chargeback, 11 RefundRejected.
+             * @enum {integer}
+             */
+            ProcessStatus: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
+            ProvinceCode: string | null;
+            ResponseCode: string | null;
+            /** @description true only for an approval. */
+            Successful: boolean;
+            TokenGuid: string | null;
+            /** @description Total charged: the lines’ PaymentAmount plus ShippingFee and Surcharge. */
+            TotalAmount: number;
+            TotalSurcharge: number | null;
+            TranId: string | null;
+            TransactionFees: components["schemas"]["FeeBreakdown"][];
+            TransactionId: string | null;
+        };
+        /**
+         * ProblemDetails
+         * @description RFC 9457 problem details (application/problem+json).
+         */
+        ProblemDetails: {
+            detail: string | null;
+            status: number;
+            title: string;
+            traceId: string;
+            type: string;
+        };
+        /** RefundVoidResponse */
+        RefundVoidResponse: {
+            Message: string | null;
+            OriginalTransactionId: string | null;
+            /** Format: uuid */
+            PaymentGuid: string;
+            /** Format: int32 */
+            PaymentId: number;
+            /**
+             * Format: int32
+             * @description The payment's result after the request: 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled.
+             * @enum {integer}
+             */
+            PaymentResult: 1 | 2 | 3 | 4 | 5 | 6;
+            ProcessorMessage: string | null;
+            /**
+             * Format: int32
+             * @description The payment's status after the request: 2 Authorized, 4 Settled, 7 AwaitingRefund (ACH refund until the next settlement), 8 Refunded, 9 Cancelled.
+             * @enum {integer}
+             */
+            ProcessStatus: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
+            ResponseCode: string | null;
+            /** @description true when the refund or void went through; false when it was refused or declined (Message says why; nothing changed). */
+            Successful: boolean;
+            TransactionId: string | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    searchCharities: {
+        parameters: {
+            query?: {
+                /** @description 1 US (IRS, the default), 2 Canada (CRA) */
+                CharitySource?: number;
+                /** @description City of the charity address (whole name, case- and accent-insensitive) */
+                City?: string;
+                /** @description US EIN (12-3456789 or 123456789) or Canadian business number (123456789RR0001, or its first 9 digits) */
+                EIN?: string;
+                /** @description Partial or full charity name: case- and accent-insensitive, matched by word prefixes, tolerant of typos */
+                Name?: string;
+                /** @description Page of results, from 1 */
+                PageIndex?: number;
+                /** @description Results per page, 1-100 */
+                PageSize?: number;
+                /** @description One SearchResults field: CharityId, NpoName, EIN, Address1, Address2, City, State, Zip, Country, NpoEligibilityFlag, ParentOrgName, NTEEcode. Default NpoName; a Name search without SortColumn lists the best matches first. */
+                SortColumn?: string;
+                /** @description true orders by descending values */
+                SortDesc?: boolean;
+                /** @description Two-letter state or province code */
+                State?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: int32 */
+                        PageIndex: number;
+                        /** Format: int32 */
+                        PageSize: number;
+                        SearchResults: {
+                            Address1: string | null;
+                            Address2: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Stable identifier of the charity (use it as CharityId in payments and fees)
+                             */
+                            CharityId: string;
+                            City: string | null;
+                            Country: string | null;
+                            /** @description US EIN as XX-XXXXXXX, or the Canadian business number #########RR#### */
+                            EIN: string;
+                            /** @description Donations are deductible and the organization is in good standing */
+                            NpoEligibilityFlag: boolean;
+                            NpoName: string;
+                            NTEEcode: string | null;
+                            ParentOrgName: string | null;
+                            State: string | null;
+                            Zip: string | null;
+                        }[];
+                        /** Format: int32 */
+                        TotalPages: number;
+                        /** Format: int32 */
+                        TotalResultCount: number;
+                    };
+                };
+            };
+            /** @description No criterion, a bad EIN, paging value or SortColumn. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this client. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createClientSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * Format: uuid
+                     * @description Unique identifier of the API partner
+                     */
+                    ClientId: string;
+                    /** @description Paired with ClientId */
+                    ClientSecret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        ClientId: string;
+                        /**
+                         * Format: date-time
+                         * @description Always 5 hours after the response is sent
+                         */
+                        ExpirationDate: string;
+                        /** @description The access token used for every other call */
+                        Token: string | null;
+                    };
+                };
+            };
+            /** @description Invalid body, or the credentials do not authenticate. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests from this client. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getFee: {
+        parameters: {
+            query: {
+                /**
+                 * @description Line amount: digits with at most 2 decimals.
+                 * @example 100.00
+                 */
+                Amount: string;
+                /** @description Card processing fee percentage replacing the contract card rate, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                CardProcessingFeeOverride?: string;
+                /** @description A charity of the directory. */
+                CharityId?: string;
+                /** @description Total commission percentage wanted (at most 4 decimals). Clamped into [platform rate, maximum rate] of the contract; omitted means the maximum. */
+                CommissionRateOverride?: string;
+                /** @description Another name of PaymentMethodTypeId. */
+                CreditCardTypeId?: string;
+                /** @description One of the partner's integration sources (internal use). */
+                IntegrationSourceGuid?: string;
+                /** @description One of the partner's organizations (internal use). */
+                OrganizationGuid?: string;
+                /** @description The payer covers the fees. */
+                PayFee: boolean;
+                /** @description PaymentMethodTypeId: 1 AMEX, 2 MASTERCARD, 3 VISA, 4 DISCOVER, 5 DINERSCLUB, 6 JCB, 7 ACH. Decides the card-type fee, or ACH fees for 7. */
+                PaymentMethodTypeId?: string;
+                /** @description One of the partner's processors. */
+                ProcessorGuid?: string;
+                /** @description Tax amount, added to the total charged; fees include it. */
+                Tax?: string;
+                /** @description Amount for the API partner, added to the total charged; fees include it. */
+                Tip?: string;
+                /** @description One of the partner's tokens; its card brand decides the card-type fee. Not with PaymentMethodTypeId. */
+                TokenGuid?: string;
+                /**
+                 * @description Fee category 1-12.
+                 * @example 1
+                 */
+                TransactionSourceGroupId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeBreakdown"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    calculateFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * Format: uuid
+                     * @description A charity of the directory.
+                     */
+                    CharityId?: string;
+                    /** @description Another name of PaymentMethodTypeId. */
+                    CreditCardTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description One of the partner's integration sources (internal use).
+                     */
+                    IntegrationSourceGuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description One of the partner's organizations (internal use).
+                     */
+                    OrganizationGuid?: string;
+                    /** @description PaymentMethodTypeId: 1 AMEX, 2 MASTERCARD, 3 VISA, 4 DISCOVER, 5 DINERSCLUB, 6 JCB, 7 ACH. Decides the card-type fee, or ACH fees for 7. Applies to every line. */
+                    PaymentMethodTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description One of the partner's processors.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description One of the partner's tokens; its card brand decides the card-type fee. Not with PaymentMethodTypeId. */
+                    TokenGuid?: string;
+                    Transactions: {
+                        /**
+                         * @description Line amount: digits with at most 2 decimals, greater than 0, at most 9999999999.99.
+                         * @example 100.00
+                         */
+                        Amount: string;
+                        /** @description Card processing fee percentage replacing the contract card rate, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                        CardProcessingFeeOverride?: string;
+                        /** @description Total commission percentage wanted (at most 4 decimals). Clamped into [platform rate, maximum rate] of the contract; omitted means the maximum. */
+                        CommissionRateOverride?: string;
+                        /** @description Caller's line reference. */
+                        ExternalLineId?: string;
+                        /** @description The payer covers the fees (default false). */
+                        PayFee?: boolean;
+                        /** @description Tax amount, added to the total charged; fees include it. */
+                        Tax?: string;
+                        /** @description Amount for the API partner, added to the total charged; fees include it. */
+                        Tip?: string;
+                        /**
+                         * @description Fee category, 1-12 (see the spec table); a for-profit partner uses 12, a non-profit partner 1-11.
+                         * @example 1
+                         */
+                        TransactionSourceGroupId: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Sum of the TotalFees of the lines. */
+                        TotalFeesAmount: number;
+                        /** @description Sum of the PaymentAmount of the lines. */
+                        TotalPaymentAmount: number;
+                        /** @description Sum of the Tax of the lines. */
+                        TotalTaxAmount: number;
+                        /** @description One fee breakdown per line, in the order of Transactions. */
+                        TransactionFees: components["schemas"]["FeeBreakdown"][];
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getNextBillDate: {
+        parameters: {
+            query: {
+                /**
+                 * @description One of Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Semi-Monthly, Quarterly, Semi-Annually, Annually (any letter case).
+                 * @example Monthly
+                 */
+                BillingFrequency: string;
+                /**
+                 * @description The date to count from, yyyy-MM-dd; its day of the month is the anchor of month steps.
+                 * @example 2026-11-21
+                 */
+                Date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The first billing date after Date, at midnight (no time zone: a calendar date).
+                         * @example 2026-12-21T00:00:00
+                         */
+                        NextBillDate: string;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createPayLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description The partner's pay-link API key (issued with its credentials). */
+                    ApiKey: string;
+                    City?: string;
+                    Country?: string;
+                    /** @description Country preselected on the form. */
+                    DefaultCountryCode?: string;
+                    /** @description Submit button text; default "Submit Payment" (translated). */
+                    DonateButtonText?: string;
+                    Email?: string;
+                    /** @description A CcInfoKey the page offers to pay with. */
+                    ExternalCardToken?: string;
+                    /** @description A CheckInfoKey the page offers to pay with. */
+                    ExternalCheckToken?: string;
+                    /** @description The partner's customer id; required for WorkflowType 3 and 4. */
+                    ExternalConstituentId?: string;
+                    ExternalCustomerId?: string;
+                    ExternalEventId?: string;
+                    ExternalEventName?: string;
+                    FirstName?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use
+                     */
+                    IntegrationSource?: string;
+                    /** @description The payer's IP for the payment; default: the browser's address. */
+                    IpAddress?: string;
+                    /** @description en (default), fr or es; regional forms (fr-CA) use their language, others English. */
+                    Language?: string;
+                    LastName?: string;
+                    /** @description Required for a payment link; empty for WorkflowType 3 and 4. */
+                    PaymentLines?: {
+                        /**
+                         * @description Line amount: digits with at most 2 decimals, greater than 0.
+                         * @example 25.00
+                         */
+                        Amount: string;
+                        /** @description Caller's line reference. */
+                        ExternalLineId?: string;
+                        /** @description Extension: the payer covers the processing fees of this line (default false). */
+                        PayFee?: boolean;
+                        /** @description 0 (or absent) one-time; 1 Daily, 2 Weekly, 3 Bi-Weekly, 4 Monthly, 5 Bi-Monthly, 6 Quarterly, 7 Semi-Annually, 8 Annually, 9 Semi-Monthly. A link with a recurring line has exactly one line; the page stores the payment method and starts a recurring profile after the first payment. */
+                        Recurring?: number;
+                        /**
+                         * @description The line's TransactionSourceGroupId, 1-12 (a for-profit partner uses 12).
+                         * @example 1
+                         */
+                        Type: number;
+                    }[];
+                    /** @description North American or Australian number. */
+                    Phone?: string;
+                    /** @description Branding text; default: the integration source name, else the provider name. */
+                    PoweredByText?: string;
+                    /** @description Branding link; default: the provider's home address. */
+                    PoweredByUrl?: string;
+                    /**
+                     * Format: uuid
+                     * @description Processor for the payment; required for a for-profit partner.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description Absolute http(s) URL the payer is sent to after payment, with responseToken. */
+                    RedirectUrl: string;
+                    /** @description Shows TranId on the page; without TranId the payer may enter one. */
+                    ShowTransactionId?: boolean;
+                    State?: string;
+                    Street?: string;
+                    /** @description CSS (up to 5000 characters), sanitized: visual properties only, scoped to the page, no url() or @import. */
+                    Theme?: string;
+                    /** @description Local font families ("Open Sans:400,700"); nothing is downloaded. */
+                    ThemeFonts?: string[];
+                    /**
+                     * Format: uuid
+                     * @description A stored card or bank account the page offers to pay with.
+                     */
+                    TokenGuid?: string;
+                    /** @description Store the card or bank account used. */
+                    TokenizeCard?: boolean;
+                    /** @description Partner reference or invoice number; duplicate checking applies as for payments. */
+                    TranId?: string;
+                    /** @description Label of the TranId. */
+                    TransactionIdText?: string;
+                    /** @description 1 payment (default), 3 store a card without paying, 4 manage saved cards. */
+                    WorkflowType?: number;
+                    /** @description US, CA, AU formats by Country (or DefaultCountryCode). */
+                    Zip?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        PayLinkUrl: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    cancelPayLink: {
+        parameters: {
+            query: {
+                /** @description internal use (ignored) */
+                IntegrationSource?: string;
+                /** @description The last segment of the PayLinkUrl. */
+                PayLinkId: string;
+            };
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        PayLinkUrl: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getPayLinkResult: {
+        parameters: {
+            query: {
+                /** @description The responseToken of the redirect. */
+                ResponseToken: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        AddressLine1: string | null;
+                        AuthCode: string | null;
+                        AVSResponse: string | null;
+                        AVSStreetStatus: string | null;
+                        AVSZipStatus: string | null;
+                        CardNum: string | null;
+                        CardType: ("American Express" | "Mastercard" | "Visa" | "Discover" | "Diners Club" | "Undefined") | null;
+                        CheckAccountNum: string | null;
+                        City: string | null;
+                        CountryCode: string | null;
+                        Currency: string | null;
+                        CVVResponse: string | null;
+                        EmailAddress: string | null;
+                        EpfSessionId: string | null;
+                        ExpMonth: string | null;
+                        ExpYear: string | null;
+                        ExternalCardToken: string | null;
+                        ExternalCheckToken: string | null;
+                        ExternalConstituentId: string | null;
+                        ExternalCustomerId: string | null;
+                        FirstName: string | null;
+                        IsSurchargeEligible: boolean | null;
+                        LastName: string | null;
+                        Message: string | null;
+                        /**
+                         * Format: uuid
+                         * @description internal use; 00000000-0000-0000-0000-000000000000 when the payment has no organization (a for-profit partner's).
+                         */
+                        OrganizationGuid: string;
+                        /** Format: date-time */
+                        PaymentDate: string;
+                        /** Format: uuid */
+                        PaymentGuid: string;
+                        /** Format: int32 */
+                        PaymentId: number;
+                        PaymentMethodTypeId: number | null;
+                        /**
+                         * Format: int32
+                         * @description 1 Pending, 2 Processing, 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled.
+                         * @enum {integer}
+                         */
+                        PaymentResult: 1 | 2 | 3 | 4 | 5 | 6;
+                        PostalCode: string | null;
+                        ProcessorGuid: string | null;
+                        ProcessorMessage: string | null;
+                        /**
+                         * Format: int32
+                         * @description 1 NotProcessed, 2 Authorized, 4 Settled, 5 Rejected, 6 RefundRequired, 7 AwaitingRefund, 8 Refunded, 9 Cancelled, 10 Chargeback, 11 RefundRejected.
+                         * @enum {integer}
+                         */
+                        ProcessStatus: 1 | 2 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11;
+                        ProvinceCode: string | null;
+                        RecurringProfileGuid: string | null;
+                        ResponseCode: string | null;
+                        /** @description true only for an approval. */
+                        Successful: boolean;
+                        TokenGuid: string | null;
+                        /** @description Total charged: the lines’ PaymentAmount plus ShippingFee and Surcharge. */
+                        TotalAmount: number;
+                        TotalSurcharge: number | null;
+                        TranId: string | null;
+                        TransactionFees: components["schemas"]["FeeBreakdown"][];
+                        TransactionId: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Text shown on the bank statement. */
+                    BillingDescriptor?: string;
+                    /** @description Card number (spaces and dashes ignored); required unless a wallet transaction. */
+                    CardNum?: string;
+                    /** @description Ignored: set from CardNum. */
+                    CardType?: string;
+                    /**
+                     * Format: uuid
+                     * @description Charity GUID from charity search.
+                     */
+                    CharityId?: string;
+                    City?: string;
+                    /** @description 2-letter country code. */
+                    Country?: string;
+                    /** @description 3-letter currency code; default from Country (CAD for CA, AUD for AU, else USD). */
+                    Currency?: string;
+                    /** @description 3 digits, 4 for American Express. */
+                    CVNum?: string;
+                    /** @description Payer email address (required). */
+                    Email: string;
+                    /** @description internal use */
+                    EpfSessionId?: string;
+                    /** @description Two digits, 01-12; required unless a wallet transaction. */
+                    ExpMonth?: string;
+                    /** @description Two digits; required unless a wallet transaction. */
+                    ExpYear?: string;
+                    /** @description Donor identifier per product. */
+                    ExternalConstituentId?: string;
+                    /** @description Gateway customer key of a pre-existing customer. */
+                    ExternalCustomerId?: string;
+                    /** Format: uuid */
+                    ExternalEventGuid?: string;
+                    ExternalEventId?: string;
+                    ExternalEventName?: string;
+                    /** @description internal use: the wallet payment data. */
+                    ExternalPaymentData?: string;
+                    FirstName?: string;
+                    /**
+                     * GwShieldAdditional
+                     * @description Fraud-screening data.
+                     */
+                    GwShieldAdditional?: {
+                        BillToPhoneNumber?: string;
+                        BillToPremiseForUK?: string;
+                        BillToStreetForUK?: string;
+                        ProductDescription?: string;
+                        ProductItem?: string;
+                        ProductQuantity?: string;
+                        ProductType?: string;
+                        SessionId?: string;
+                        ShippingAddressCity?: string;
+                        ShippingAddressCountry?: string;
+                        ShippingAddressEmail?: string;
+                        ShippingAddressName?: string;
+                        ShippingAddressState?: string;
+                        ShippingAddressStreet1?: string;
+                        ShippingAddressStreet2?: string;
+                        ShippingAddressZip?: string;
+                        ShipToPhoneNumber?: string;
+                        ShipToPremiseForUK?: string;
+                        ShipToStreetForUK?: string;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description internal use: one of the partner's integration sources (default: the partner's default source)
+                     */
+                    IntegrationSource?: string;
+                    /** @description IPv4 or IPv6 address where the transaction originates (required). */
+                    IpAddress: string;
+                    LastName?: string;
+                    /** @description internal use: the processor by its MKey */
+                    MKey?: string;
+                    NameOnCard: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use
+                     */
+                    OrganizationGuid?: string;
+                    /** @description internal use: 8 wallet A, 9 wallet B. */
+                    PaymentMethodTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Optional for a non-profit partner (its default processor); required for a for-profit partner.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description Added to the total amount. */
+                    ShippingFee?: string;
+                    /** @description 2-letter US state code; up to 3 letters outside the US. */
+                    State?: string;
+                    Street?: string;
+                    /** @description Calculated surcharge added to the total amount. */
+                    Surcharge?: string;
+                    /** @description Reported only; no calculation uses it. */
+                    TaxableBenefit?: string;
+                    /** @description true stores the card or bank account and returns its tokens. */
+                    Tokenize?: boolean;
+                    /** @description Unique id per integration source: with duplicate checking on, a TranId of an earlier successful payment is not processed again. */
+                    TranId?: string;
+                    /** @description At least one line. */
+                    Transactions: {
+                        /**
+                         * @description Line amount: digits with at most 2 decimals, greater than 0, at most 9999999999.99.
+                         * @example 100.00
+                         */
+                        Amount: string;
+                        /** @description Card processing fee percentage replacing the contract card rate, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                        CardProcessingFeeOverride?: string;
+                        /** @description Total commission percentage wanted (at most 4 decimals). Clamped into [platform rate, maximum rate] of the contract; omitted means the maximum. */
+                        CommissionRateOverride?: string;
+                        /** @description Caller's line reference. */
+                        ExternalLineId?: string;
+                        /** @description The payer covers the fees (default false). */
+                        PayFee?: boolean;
+                        /** @description Tax amount, added to the total charged; fees include it. */
+                        Tax?: string;
+                        /** @description Amount for the API partner, added to the total charged; fees include it. */
+                        Tip?: string;
+                        /**
+                         * @description Fee category, 1-12 (see the spec table); a for-profit partner uses 12, a non-profit partner 1-11.
+                         * @example 1
+                         */
+                        TransactionSourceGroupId: string;
+                    }[];
+                    /** @description US 12345 or 12345-6789, CA A1A 1A1, AU 1234, by Country; any of the three without Country. */
+                    Zip?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every processed attempt, approved or declined (Successful says which). */
+            201: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createAchPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Text shown on the bank statement. */
+                    BillingDescriptor?: string;
+                    /**
+                     * Format: uuid
+                     * @description Charity GUID from charity search.
+                     */
+                    CharityId?: string;
+                    /** @description US 8-12 digits, CA 7-12, AU 3-9. */
+                    CheckAccountNumber: string;
+                    /** @description 1 Checking, 2 Savings. */
+                    CheckAccountTypeId: string;
+                    CheckNumber?: string;
+                    /** @description US 9-digit ABA; CA 0 + 3-digit institution + 5-digit transit; AU 6-digit BSB. */
+                    CheckRoutingNumber: string;
+                    /** @description 1 Personal, 2 Corporate, 3 Government. */
+                    CheckTypeId: string;
+                    City?: string;
+                    /** @description 2-letter country code. */
+                    Country?: string;
+                    /** @description 3-letter currency code; default from Country (CAD for CA, AUD for AU, else USD). */
+                    Currency?: string;
+                    /** @description Payer email address (required). */
+                    Email: string;
+                    /** @description internal use */
+                    EpfSessionId?: string;
+                    /** @description Donor identifier per product. */
+                    ExternalConstituentId?: string;
+                    /** @description Gateway customer key of a pre-existing customer. */
+                    ExternalCustomerId?: string;
+                    /** Format: uuid */
+                    ExternalEventGuid?: string;
+                    ExternalEventId?: string;
+                    ExternalEventName?: string;
+                    FirstName?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use: one of the partner's integration sources (default: the partner's default source)
+                     */
+                    IntegrationSource?: string;
+                    /** @description IPv4 or IPv6 address where the transaction originates (required). */
+                    IpAddress: string;
+                    LastName?: string;
+                    /** @description internal use: the processor by its MKey */
+                    MKey?: string;
+                    NameOnCheck: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use
+                     */
+                    OrganizationGuid?: string;
+                    /** @description If sent, 7 (ACH). */
+                    PaymentMethodTypeId?: string;
+                    /**
+                     * Format: uuid
+                     * @description Optional for a non-profit partner (its default processor); required for a for-profit partner.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description Added to the total amount. */
+                    ShippingFee?: string;
+                    /** @description 2-letter US state code; up to 3 letters outside the US. */
+                    State: string;
+                    Street?: string;
+                    /** @description Reported only; no calculation uses it. */
+                    TaxableBenefit?: string;
+                    /** @description true stores the card or bank account and returns its tokens. */
+                    Tokenize?: boolean;
+                    /** @description Unique id per integration source: with duplicate checking on, a TranId of an earlier successful payment is not processed again. */
+                    TranId?: string;
+                    /** @description At least one line. */
+                    Transactions: {
+                        /**
+                         * @description Line amount: digits with at most 2 decimals, greater than 0, at most 9999999999.99.
+                         * @example 100.00
+                         */
+                        Amount: string;
+                        /** @description Card processing fee percentage replacing the contract card rate, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                        CardProcessingFeeOverride?: string;
+                        /** @description Total commission percentage wanted (at most 4 decimals). Clamped into [platform rate, maximum rate] of the contract; omitted means the maximum. */
+                        CommissionRateOverride?: string;
+                        /** @description Caller's line reference. */
+                        ExternalLineId?: string;
+                        /** @description The payer covers the fees (default false). */
+                        PayFee?: boolean;
+                        /** @description Tax amount, added to the total charged; fees include it. */
+                        Tax?: string;
+                        /** @description Amount for the API partner, added to the total charged; fees include it. */
+                        Tip?: string;
+                        /**
+                         * @description Fee category, 1-12 (see the spec table); a for-profit partner uses 12, a non-profit partner 1-11.
+                         * @example 1
+                         */
+                        TransactionSourceGroupId: string;
+                    }[];
+                    /** @description US 12345 or 12345-6789, CA A1A 1A1, AU 1234, by Country; any of the three without Country. */
+                    Zip?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every processed attempt, approved or declined (Successful says which). */
+            201: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listProcessorPaymentMethodTypes: {
+        parameters: {
+            query?: {
+                /** @description The processor by its MKey */
+                mKey?: string;
+                /** @description The processor; the partner's default when neither this nor mKey is given */
+                processorGuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description 0 NONE, 1 AMEX, 2 MASTERCARD, 3 VISA, 4 DISCOVER, 5 DINERSCLUB, 6 JCB, 7 ACH, 8 WALLET_A, 9 WALLET_B, 10 GATEWAY_X
+                         */
+                        PaymentMethodTypeId: number;
+                        PaymentMethodTypeValue: string | null;
+                    }[];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getRecurringProfile: {
+        parameters: {
+            query: {
+                /** @description The profile to read. */
+                RecurringProfileGuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Amount per bill date (with PayFee: what the first charge was). */
+                        Amount: number;
+                        /**
+                         * @description As the spec spells it, whatever letter case the profile was made with.
+                         * @enum {string}
+                         */
+                        BillingFrequency: "Daily" | "Weekly" | "Bi-Weekly" | "Monthly" | "Bi-Monthly" | "Semi-Monthly" | "Quarterly" | "Semi-Annually" | "Annually";
+                        EndDate: string | null;
+                        /** @description Failed charges of NextBillDate so far. */
+                        FailedAttempts: number;
+                        LastFailure: string | null;
+                        LastPaymentGuid: string | null;
+                        Message: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-MM-dd: when the next charge is tried (after a failure, a retry day; else NextBillDate).
+                         */
+                        NextAttemptDate: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-MM-dd: the bill date charged next.
+                         */
+                        NextBillDate: string;
+                        PayFee: boolean;
+                        PreFeeAmount: number | null;
+                        /** Format: uuid */
+                        ProcessorGuid: string;
+                        /** @description No processor is called by these operations; says so. */
+                        ProcessorMessage: string;
+                        /** Format: uuid */
+                        RecurringProfileGuid: string;
+                        /** Format: int32 */
+                        RecurringProfileId: number;
+                        /** @description OK */
+                        ResponseCode: string;
+                        /**
+                         * Format: date
+                         * @description yyyy-MM-dd
+                         */
+                        StartDate: string;
+                        /** @description Active (billing), Suspended (failed charges used up its retries; a PUT with a NextBillDate resumes it), Completed (past EndDate), Cancelled. */
+                        Status: "Active" | "Suspended" | "Completed" | "Cancelled";
+                        /** @description true for every success response. */
+                        Successful: boolean;
+                        /** Format: uuid */
+                        TokenGuid: string;
+                        TransactionId: string | null;
+                        TransactionSourceGroupId: string;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    updateRecurringProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * @description Amount per bill date, e.g. 25.00. With PayFee: see PreFeeAmount.
+                     * @example 25.00
+                     */
+                    Amount?: string;
+                    /**
+                     * @description One of Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Semi-Monthly, Quarterly, Semi-Annually, Annually (any letter case).
+                     * @example Monthly
+                     */
+                    BillingFrequency?: string;
+                    /** @description Card processing fee percentage, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                    CardProcessingFeeOverride?: string;
+                    /** @description Total commission percentage (at most 4 decimals), clamped into [platform, maximum] of the contract at each charge. */
+                    CommissionRateOverride?: string;
+                    /** @description yyyy-MM-dd, after StartDate. Bill dates up to and including it are charged; then the profile is completed. */
+                    EndDate?: string;
+                    /** Format: uuid */
+                    ExternalEventGuid?: string;
+                    ExternalEventId?: string;
+                    ExternalEventName?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use: one of the partner's integration sources.
+                     */
+                    IntegrationSource?: string;
+                    /** @description yyyy-MM-dd: the first (create) or next (update) charge; after StartDate, not in the past, not after EndDate. Omitted on create: the schedule's first bill date after StartDate that is not in the past. Its day of the month anchors month steps. */
+                    NextBillDate?: string;
+                    /** @description The payer covers the fees: each charge is PreFeeAmount (else Amount) grossed up by the fee rules. Default false: fees come out of Amount. */
+                    PayFee?: boolean;
+                    /** @description With PayFee: the amount before fees; each charge adds the fees to it (the partner nets PreFeeAmount). Not more than Amount. */
+                    PreFeeAmount?: string;
+                    /**
+                     * Format: uuid
+                     * @description The profile to change.
+                     */
+                    RecurringProfileGuid: string;
+                    /**
+                     * @description Contract start, yyyy-MM-dd.
+                     * @example 2026-11-21
+                     */
+                    StartDate?: string;
+                    /** @description Fee category 1-12; default 12 for a for-profit partner, 1 (Donation) for a non-profit one. */
+                    TransactionSourceGroupId?: string;
+                    /** @description false: from now on the profile uses the partner's current fee rates. Omitted or true: it keeps the rates it has (those of its creation). */
+                    UseOriginalFees?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                        /** @description No processor is called by these operations; says so. */
+                        ProcessorMessage: string;
+                        /** Format: uuid */
+                        RecurringProfileGuid: string;
+                        /** Format: int32 */
+                        RecurringProfileId: number;
+                        /** @description OK */
+                        ResponseCode: string;
+                        /** @description true for every success response. */
+                        Successful: boolean;
+                        TransactionId: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createRecurringProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * @description Amount per bill date, e.g. 25.00. With PayFee: see PreFeeAmount.
+                     * @example 25.00
+                     */
+                    Amount: string;
+                    /**
+                     * @description One of Daily, Weekly, Bi-Weekly, Monthly, Bi-Monthly, Semi-Monthly, Quarterly, Semi-Annually, Annually (any letter case).
+                     * @example Monthly
+                     */
+                    BillingFrequency: string;
+                    /** @description Card processing fee percentage, 0 <= x < 100, at most 4 decimals. Not used for ACH. */
+                    CardProcessingFeeOverride?: string;
+                    /** @description Total commission percentage (at most 4 decimals), clamped into [platform, maximum] of the contract at each charge. */
+                    CommissionRateOverride?: string;
+                    /** @description yyyy-MM-dd, after StartDate. Bill dates up to and including it are charged; then the profile is completed. */
+                    EndDate?: string;
+                    /** Format: uuid */
+                    ExternalEventGuid?: string;
+                    ExternalEventId?: string;
+                    ExternalEventName?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use: one of the partner's integration sources.
+                     */
+                    IntegrationSource?: string;
+                    /** @description yyyy-MM-dd: the first (create) or next (update) charge; after StartDate, not in the past, not after EndDate. Omitted on create: the schedule's first bill date after StartDate that is not in the past. Its day of the month anchors month steps. */
+                    NextBillDate?: string;
+                    /** @description The payer covers the fees: each charge is PreFeeAmount (else Amount) grossed up by the fee rules. Default false: fees come out of Amount. */
+                    PayFee?: boolean;
+                    /** @description With PayFee: the amount before fees; each charge adds the fees to it (the partner nets PreFeeAmount). Not more than Amount. */
+                    PreFeeAmount?: string;
+                    /**
+                     * @description Contract start, yyyy-MM-dd.
+                     * @example 2026-11-21
+                     */
+                    StartDate: string;
+                    /** @description Calculated surcharge added to each charge. */
+                    Surcharge?: string;
+                    /** @description One of the partner's tokens: its TokenGuid, or its CcInfoKey / CheckInfoKey. */
+                    TokenGuid: string;
+                    /** @description Fee category 1-12; default 12 for a for-profit partner, 1 (Donation) for a non-profit one. */
+                    TransactionSourceGroupId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                        /** @description No processor is called by these operations; says so. */
+                        ProcessorMessage: string;
+                        /** Format: uuid */
+                        RecurringProfileGuid: string;
+                        /** Format: int32 */
+                        RecurringProfileId: number;
+                        /** @description OK */
+                        ResponseCode: string;
+                        /** @description true for every success response. */
+                        Successful: boolean;
+                        TransactionId: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    cancelRecurringProfile: {
+        parameters: {
+            query: {
+                /** @description internal use */
+                IntegrationSource?: string;
+                /** @description The profile to cancel. */
+                RecurringProfileGuid: string;
+            };
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        Message: string;
+                        /** @description No processor is called by these operations; says so. */
+                        ProcessorMessage: string;
+                        /** Format: uuid */
+                        RecurringProfileGuid: string;
+                        /** Format: int32 */
+                        RecurringProfileId: number;
+                        /** @description OK */
+                        ResponseCode: string;
+                        /** @description true for every success response. */
+                        Successful: boolean;
+                        TransactionId: string | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    refundPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * @description Not needed: a refund or void is always for the whole payment. When sent, it must be the payment's TotalAmount; any other amount is refused (400, ErrorCode 1006), never taken as a partial refund.
+                     * @example 108.44
+                     */
+                    Amount?: string;
+                    /**
+                     * Format: uuid
+                     * @description Accepted for compatibility; the payment is found by PaymentGuid or PaymentExternalId.
+                     */
+                    CharityId?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use; not used to find the payment.
+                     */
+                    IntegrationSource?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use; not used to find the payment.
+                     */
+                    OrganizationGuid?: string;
+                    /** @description The payment's gateway TransactionId (from the payment response); optional when PaymentGuid is sent. */
+                    PaymentExternalId?: string;
+                    /**
+                     * Format: uuid
+                     * @description The payment to act on; optional when PaymentExternalId is sent. When both are sent they must name the same payment.
+                     */
+                    PaymentGuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description Optional for a non-profit partner; required for a for-profit partner. Must be the payment's processor.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description Why the payment is refunded or voided (required); kept with the record. */
+                    Reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every request that found its payment, whether it went through or not (Successful says which). */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundVoidResponse"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    voidPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /**
+                     * @description Not needed: a refund or void is always for the whole payment. When sent, it must be the payment's TotalAmount; any other amount is refused (400, ErrorCode 1006), never taken as a partial refund.
+                     * @example 108.44
+                     */
+                    Amount?: string;
+                    /**
+                     * Format: uuid
+                     * @description Accepted for compatibility; the payment is found by PaymentGuid or PaymentExternalId.
+                     */
+                    CharityId?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use; not used to find the payment.
+                     */
+                    IntegrationSource?: string;
+                    /**
+                     * Format: uuid
+                     * @description internal use; not used to find the payment.
+                     */
+                    OrganizationGuid?: string;
+                    /** @description The payment's gateway TransactionId (from the payment response); optional when PaymentGuid is sent. */
+                    PaymentExternalId?: string;
+                    /**
+                     * Format: uuid
+                     * @description The payment to act on; optional when PaymentExternalId is sent. When both are sent they must name the same payment.
+                     */
+                    PaymentGuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description Optional for a non-profit partner; required for a for-profit partner. Must be the payment's processor.
+                     */
+                    ProcessorGuid?: string;
+                    /** @description Why the payment is refunded or voided (required); kept with the record. */
+                    Reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Every request that found its payment, whether it went through or not (Successful says which). */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundVoidResponse"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+}

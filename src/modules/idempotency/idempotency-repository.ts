@@ -1,0 +1,212 @@
+import { Batcher } from '../../platform/batcher.ts';
+import type { SqlClient } from '../../platform/database/database.ts';
+
+export type KeyState = 'running' | 'done' | 'unknown';
+
+/** A key's row as another request with the key finds it. */
+export interface StoredKey {
+  fingerprint: string;
+  state: KeyState;
+  expiresAt: Date;
+  leaseUntil: Date;
+  /** The stored answer ('done' only). */
+  answer: { status: number; contentType: string; body: string } | undefined;
+}
+
+export interface NewClaim {
+  partnerId: string;
+  key: string;
+  claim: string;
+  fingerprint: string;
+  createdAt: Date;
+  expiresAt: Date;
+  leaseUntil: Date;
+}
+
+interface Row {
+  claimed: boolean;
+  fingerprint: string | null;
+  state: KeyState | null;
+  expires_at: Date | string | null;
+  lease_until: Date | string | null;
+  status: number | null;
+  content_type: string | null;
+  body: string | null;
+}
+
+/**
+ * Every write here commits without waiting for the WAL flush (synchronous_commit off, for the
+ * statement's own transaction only): a key's writes added two flushed commits to a payment's two
+ * and halved its throughput. Nothing is lost that matters (docs/decisions.md, "Idempotency
+ * keys"): the request's own writes that come after the claim (a payment's Pending row, a refund's
+ * claim) commit synchronously, and a flush writes the WAL before them, the claim included, before
+ * any processor is asked; a stored answer lost with a crash of the database leaves the key
+ * running: it is answered 409, never run again.
+ */
+const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+
+/**
+ * The claims of a batch of requests and, for each key already taken, the row that holds it, in
+ * one statement. Inputs travel as text arrays (one per column) in key order: two batches that
+ * insert the same keys wait for each other in the same order, never in a cycle. The insert takes
+ * no lock when a key exists (DO NOTHING), so a replay only reads. A row found is read with the
+ * statement's snapshot: a key inserted by a request that committed after the statement began (or
+ * by another request of the same batch) is not seen, and is then read again on its own.
+ */
+const CLAIM_SQL = `WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS i(partner_id, key, claim, fingerprint, created_at, expires_at, lease_until)
+), claimed AS (
+  INSERT INTO idempotency_keys (partner_id, key, claim, fingerprint, state, created_at, expires_at, lease_until)
+  SELECT partner_id::uuid, key, claim::uuid, fingerprint, 'running', created_at::timestamptz, expires_at::timestamptz, lease_until::timestamptz
+  FROM input, ${ASYNC_COMMIT}
+  ON CONFLICT (partner_id, key) DO NOTHING
+  RETURNING claim
+)
+SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
+FROM input i
+LEFT JOIN claimed c ON c.claim = i.claim::uuid
+LEFT JOIN idempotency_keys k ON c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key`;
+
+const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
+
+/** An expired key is taken over as if new: only while it is still expired (another request may take it first). */
+const TAKE_OVER_SQL = `UPDATE idempotency_keys
+SET claim = $3, fingerprint = $4, state = 'running', created_at = $5, expires_at = $6, lease_until = $7, status = NULL, content_type = NULL, body = NULL
+WHERE partner_id = $1 AND key = $2 AND expires_at <= $5
+RETURNING 1`;
+
+/** The answers of a batch of requests, each on its own claim's row. */
+const FINISH_SQL = `UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
+WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'`;
+
+const MARK_UNKNOWN_SQL = `UPDATE idempotency_keys SET state = 'unknown' FROM ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
+
+const RELEASE_SQL = `DELETE FROM idempotency_keys USING ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
+
+/** In batches: one statement over a day of keys would hold its locks and WAL for as long. */
+const PURGE_SQL = `WITH gone AS (
+  DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)
+  RETURNING 1
+) SELECT count(*)::int AS n FROM gone`;
+
+/** Fixed texts on every keyed request: prepared once per connection. */
+const PREPARED = { prepare: true } as const;
+
+const date = (v: Date | string | null) => (v instanceof Date ? v : new Date(v!));
+
+function stored(row: Row): StoredKey {
+  return {
+    fingerprint: row.fingerprint!,
+    state: row.state!,
+    expiresAt: date(row.expires_at),
+    leaseUntil: date(row.lease_until),
+    answer: row.state === 'done' && row.status !== null ? { status: Number(row.status), contentType: row.content_type ?? 'application/json; charset=utf-8', body: row.body ?? '' } : undefined,
+  };
+}
+
+/** What a claim found: the key is the request's now, or the row that holds it. */
+export type ClaimResult = { claimed: true } | { claimed: false; existing: StoredKey | undefined };
+
+interface Finish {
+  partnerId: string;
+  key: string;
+  claim: string;
+  answer: { status: number; contentType: string; body: string };
+}
+
+const byKey = <T extends { partnerId: string; key: string }>(a: T, b: T) =>
+  a.partnerId < b.partnerId ? -1 : a.partnerId > b.partnerId ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+/**
+ * Every statement of the idempotency keys (table idempotency_keys, migration 0020). Claims and
+ * answers go in batches (platform/batcher.ts): under load one statement serves the requests
+ * that arrived while the last one ran, instead of two statements each.
+ */
+export class IdempotencyRepository {
+  readonly #sql: SqlClient;
+  readonly #claims: Batcher<NewClaim, ClaimResult>;
+  readonly #finishes: Batcher<Finish, void>;
+
+  constructor(sql: SqlClient) {
+    this.#sql = sql;
+    this.#claims = new Batcher((batch) => this.#claimBatch(batch));
+    this.#finishes = new Batcher((batch) => this.#finishBatch(batch));
+  }
+
+  /** Inserts the key as running; or the row that holds it already. */
+  async claim(c: NewClaim): Promise<ClaimResult> {
+    const found = await this.#claims.add(c);
+    if (found.claimed || found.existing) return found;
+    // Held by a request that committed after the statement's snapshot, or of the same batch: read it now.
+    const [row] = await this.#sql.query<Row>(FIND_SQL, [c.partnerId, c.key], PREPARED);
+    return { claimed: false, existing: row ? stored(row) : undefined };
+  }
+
+  async #claimBatch(batch: NewClaim[]): Promise<ClaimResult[]> {
+    const sorted = [...batch].sort(byKey);
+    const column = (f: (c: NewClaim) => string) => sorted.map(f);
+    const rows = await this.#sql.query<Row & { claim: string }>(
+      CLAIM_SQL,
+      [
+        column((c) => c.partnerId),
+        column((c) => c.key),
+        column((c) => c.claim),
+        column((c) => c.fingerprint),
+        column((c) => c.createdAt.toISOString()),
+        column((c) => c.expiresAt.toISOString()),
+        column((c) => c.leaseUntil.toISOString()),
+      ],
+      PREPARED,
+    );
+    const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
+    return batch.map((c): ClaimResult => {
+      const row = byClaim.get(c.claim);
+      if (row?.claimed) return { claimed: true };
+      return { claimed: false, existing: row?.state ? stored(row) : undefined };
+    });
+  }
+
+  /** Takes over an expired key; false when it is no longer expired (another request took it). */
+  async takeOver(c: NewClaim): Promise<boolean> {
+    const rows = await this.#sql.query(TAKE_OVER_SQL, [c.partnerId, c.key, c.claim, c.fingerprint, c.createdAt, c.expiresAt, c.leaseUntil]);
+    return rows.length > 0;
+  }
+
+  finish(partnerId: string, key: string, claim: string, answer: { status: number; contentType: string; body: string }): Promise<void> {
+    return this.#finishes.add({ partnerId, key, claim, answer });
+  }
+
+  async #finishBatch(batch: Finish[]): Promise<void[]> {
+    const sorted = [...batch].sort(byKey);
+    const column = (f: (c: Finish) => string) => sorted.map(f);
+    await this.#sql.query(
+      FINISH_SQL,
+      [
+        column((f) => f.partnerId),
+        column((f) => f.key),
+        column((f) => f.claim),
+        column((f) => String(f.answer.status)),
+        column((f) => f.answer.contentType),
+        column((f) => f.answer.body),
+      ],
+      PREPARED,
+    );
+    return batch.map(() => undefined);
+  }
+
+  async markUnknown(partnerId: string, key: string, claim: string): Promise<void> {
+    await this.#sql.query(MARK_UNKNOWN_SQL, [partnerId, key, claim]);
+  }
+
+  async release(partnerId: string, key: string, claim: string): Promise<void> {
+    await this.#sql.query(RELEASE_SQL, [partnerId, key, claim]);
+  }
+
+  /** Deletes up to `limit` keys expired at `now`; how many it deleted. */
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    const [row] = await this.#sql.query<{ n: number }>(PURGE_SQL, [now, limit]);
+    return Number(row?.n ?? 0);
+  }
+}
