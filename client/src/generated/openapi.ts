@@ -387,6 +387,11 @@ export interface components {
          */
         ProblemDetails: {
             detail: string | null;
+            /**
+             * Format: uuid
+             * @description On a 503 after the processor was asked: the payment (or refund or void) whose outcome is being confirmed. Do not pay or send it again.
+             */
+            PaymentGuid?: string;
             status: number;
             title: string;
             traceId: string;
