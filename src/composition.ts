@@ -29,6 +29,11 @@ import { DatabaseIdentityService } from './modules/operations/database-identity-
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
+// Issue 30: processor credentials, the simulator's ledger and the Authorize.Net adapter.
+import { ProcessorAccountRepository } from './modules/processor-accounts/processor-account-repository.ts';
+import { ProcessorAccountService } from './modules/processor-accounts/processor-account-service.ts';
+import { ProcessorCredentialStore } from './modules/processor-accounts/processor-credential-store.ts';
+import { SqlSimulatorLedger } from './processors/simulator-ledger.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -43,6 +48,8 @@ export interface Services {
   processors: ProcessorService;
   references: ReferenceService;
   processorAdapters: ProcessorRegistry;
+  /** Issue 30: processors with their acquirer's credentials (`payments processors`). */
+  processorAccounts: ProcessorAccountService;
   fees: FeeService;
   vault: Vault;
   tokens: TokenService;
@@ -74,7 +81,16 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
-  const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
+  // Issue 30: the simulator records what it does (its look-ups read it); Authorize.Net processors' credentials come from the vault.
+  const processorAccountRepository = new ProcessorAccountRepository(store.db);
+  const processorCredentials = new ProcessorCredentialStore({ repository: processorAccountRepository, tokens, clock });
+  const processorAdapters = defaultProcessors({
+    simulatorLatencyMs: deps.config.simulatorLatencyMs,
+    timeoutMs: deps.config.processorTimeoutMs,
+    simulatorLedger: new SqlSimulatorLedger({ sql: store.sql, clock }),
+    authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
+  });
+  const processorAccounts = new ProcessorAccountService({ repository: processorAccountRepository, credentials: processorCredentials, partners, processors, adapters: processorAdapters, clock });
   const fees = new FeeService(store.db, clock, partners);
   const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
   const payments = new PaymentService({ db: store.db, sql: store.sql, clock, ids, log, fees, adapters: processorAdapters, tokens, references });
@@ -90,7 +106,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  return { ...deps, sessions, partners, processors, references, processorAdapters, processorAccounts, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

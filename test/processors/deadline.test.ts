@@ -3,13 +3,14 @@ import { loadConfig } from '../../src/config.ts';
 import { PaymentResult, ProcessStatus } from '../../src/domain/payment-status.ts';
 import { type ProcessorAdapter, ProcessorTimeoutError } from '../../src/processors/processor.ts';
 import { ProcessorRegistry } from '../../src/processors/registry.ts';
+import { SIMULATOR_CAPABILITIES } from '../../src/processors/simulator.ts';
 import { UNKNOWN_OUTCOME_MESSAGE } from '../../src/modules/payments/payment-service.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
 /** Every processor call has a deadline (PROCESSOR_TIMEOUT): past it, the outcome counts as unknown. */
 
 const never = () => new Promise<never>(() => {});
-const stuck: ProcessorAdapter = { name: 'stuck', sale: never, void: never, refund: never, settle: never };
+const stuck: ProcessorAdapter = { name: 'stuck', capabilities: SIMULATOR_CAPABILITIES, sale: never, void: never, refund: never, settle: never, lookup: never };
 
 describe('the deadline on processor calls', () => {
   it('ends each kind of call that does not answer in time with ProcessorTimeoutError', async () => {

@@ -3,7 +3,7 @@ import { type FeeSchedule, PAYMENT_NO_FEE_GROUP, scheduleProblems } from '../../
 import { PARTNER_KINDS, type PartnerKind } from '../../domain/partner.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
 import { digestsEqual, hashSecret, sha256, verifySecret } from '../../platform/secrets.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
+import type { Db, DbOrTx, Tx } from '../../platform/database/database.ts';
 import { charities, feeSchedules, integrationSources, organizations, partners, processors } from '../../platform/database/schema/index.ts';
 import { NotFoundError, OperatorInputError } from '../../platform/errors.ts';
 import type { SessionService } from './session-service.ts';
@@ -133,7 +133,15 @@ export class PartnerService {
     return this.#db.select().from(integrationSources).where(eq(integrationSources.partnerId, clientId)).orderBy(asc(integrationSources.createdAt));
   }
 
-  async createProcessor(clientId: string, input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean }) {
+  /**
+   * `adapter` (issue 30): the processor adapter's name, 'simulator' unless given. `withinTransaction`:
+   * more rows of the new processor (its sealed credentials), written in the same transaction.
+   */
+  async createProcessor(
+    clientId: string,
+    input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean; adapter?: string },
+    withinTransaction?: (tx: Tx, processorId: string) => Promise<void>,
+  ) {
     const partner = await this.getPartner(clientId);
     const types = input.paymentMethodTypes ?? DEFAULT_PAYMENT_METHOD_TYPES;
     for (const t of types) {
@@ -148,12 +156,13 @@ export class PartnerService {
         id,
         partnerId: partner.clientId,
         name: input.name.trim() || 'Simulator',
-        adapter: 'simulator',
+        adapter: input.adapter ?? 'simulator',
         mkey: input.mkey?.trim() || `mk-${this.#ids.secret(9)}`,
         paymentMethodTypes: [...new Set(types)].sort((a, b) => a - b),
         isDefault,
         createdAt: this.#clock.now(),
       });
+      await withinTransaction?.(tx, id);
     });
     return id;
   }

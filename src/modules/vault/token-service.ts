@@ -137,6 +137,26 @@ export class TokenService {
     this.#vault = vault;
   }
 
+  // --- Issue 30 (processor credentials): other secrets sealed by the vault -----------------------
+
+  /**
+   * Seals a secret that is not a card or account (a processor's credentials) under the vault's
+   * current key. `context` names its owner (`processor_credentials:<id>`): a ciphertext copied to
+   * another owner does not open.
+   */
+  sealSecret(plain: string, context: string): { ciphertext: string; keyId: string } {
+    return this.#vault.seal(plain, context);
+  }
+
+  openSecret(ciphertext: string, context: string): string {
+    return this.#vault.open(ciphertext, context);
+  }
+
+  /** The key new secrets are sealed under (a rotation re-seals the others). */
+  currentKeyId(): string {
+    return this.#vault.currentKeyId();
+  }
+
   /**
    * Stores a card. Callers validate first with their own field names; this checks again (number,
    * brand, expiry) and throws ValidationError naming the input's fields. The CVV is not an input:

@@ -25,6 +25,7 @@ const SHIPPED: [string, string][] = [
   ['0015_settlement_in_two_steps.sql', 'c8eb78799e0c0ce4'],
   ['0016_volume_indexes.sql', 'd36bcc0a671fbba9'],
   ['0017_charity_names.sql', '59b73fe9157f4bf7'],
+  ['0022_processor_credentials.sql', 'deab5447dea23e52'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

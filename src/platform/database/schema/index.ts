@@ -7,3 +7,4 @@ export * from './recurring.ts';
 export * from './paylinks.ts';
 export * from './lifecycle.ts';
 export * from './gateway.ts';
+export * from './processors.ts';

@@ -1,0 +1,68 @@
+import type { Clock } from '../../platform/clock.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import type { AuthorizeNetAccounts, AuthorizeNetCredentials } from '../../processors/authorizenet/adapter.ts';
+import type { TokenService } from '../vault/token-service.ts';
+import type { ProcessorAccountRepository, SealedCredentials } from './processor-account-repository.ts';
+
+/** What is sealed: the credentials of one processor, as one secret. */
+export interface PlainCredentials {
+  apiLoginId: string;
+  transactionKey: string;
+}
+
+/** The vault's context of a processor's credentials: they open for that processor only. */
+export const credentialsContext = (processorId: string) => `processor_credentials:${processorId}`;
+
+/** How long opened credentials are kept in this process: a payment does not read and open them every time. */
+const CACHE_MS = 5 * 60_000;
+
+/**
+ * A processor's credentials, opened from the vault (through TokenService.openSecret), for the
+ * adapters: the Authorize.Net adapter asks for them at each call. Kept in memory for a few
+ * minutes. Errors never quote a secret.
+ */
+export class ProcessorCredentialStore implements AuthorizeNetAccounts {
+  readonly #repository: ProcessorAccountRepository;
+  readonly #tokens: TokenService;
+  readonly #clock: Clock;
+  readonly #cache = new Map<string, { credentials: AuthorizeNetCredentials; until: number }>();
+
+  constructor(deps: { repository: ProcessorAccountRepository; tokens: TokenService; clock: Clock }) {
+    this.#repository = deps.repository;
+    this.#tokens = deps.tokens;
+    this.#clock = deps.clock;
+  }
+
+  async credentials(processorId: string): Promise<AuthorizeNetCredentials> {
+    const now = this.#clock.now().getTime();
+    const cached = this.#cache.get(processorId);
+    if (cached && cached.until > now) return cached.credentials;
+    const sealed = await this.#repository.find(processorId);
+    if (!sealed) throw new NotFoundError(`processor ${processorId} has no stored credentials`);
+    const credentials = { ...this.open(sealed), environment: sealed.environment };
+    this.#cache.set(processorId, { credentials, until: now + CACHE_MS });
+    return credentials;
+  }
+
+  seal(processorId: string, plain: PlainCredentials): { ciphertext: string; keyId: string } {
+    return this.#tokens.sealSecret(JSON.stringify({ apiLoginId: plain.apiLoginId, transactionKey: plain.transactionKey }), credentialsContext(processorId));
+  }
+
+  open(sealed: SealedCredentials): PlainCredentials {
+    const parsed = JSON.parse(this.#tokens.openSecret(sealed.ciphertext, credentialsContext(sealed.processorId))) as Partial<PlainCredentials>;
+    if (typeof parsed.apiLoginId !== 'string' || typeof parsed.transactionKey !== 'string') {
+      throw new Error(`the stored credentials of processor ${sealed.processorId} are not readable`);
+    }
+    return { apiLoginId: parsed.apiLoginId, transactionKey: parsed.transactionKey };
+  }
+
+  /** The vault key new seals are made under. */
+  currentKeyId(): string {
+    return this.#tokens.currentKeyId();
+  }
+
+  /** Forgets what this process keeps of a processor's credentials (they changed). */
+  forget(processorId: string): void {
+    this.#cache.delete(processorId);
+  }
+}
