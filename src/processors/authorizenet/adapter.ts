@@ -167,7 +167,8 @@ export class AuthorizeNetProcessor implements ProcessorAdapter {
       if (t.submitTimeUTC && new Date(t.submitTimeUTC) < since) break;
     }
     if (candidates.length === 0) {
-      for (const batch of await this.#settledBatches(account, since, new Date(), options)) {
+      // To a little past our now too: Authorize.Net's clock may be ahead of ours.
+      for (const batch of await this.#settledBatches(account, since, new Date(Date.now() + SEARCH_MARGIN_MS), options)) {
         for await (const t of this.#batchTransactions(account, batch.batchId, options)) if (t.invoiceNumber === invoice) candidates.push(t.transId);
       }
     }
