@@ -59,13 +59,21 @@ export const vaultCommands: Command[] = [
           if (!ctx.json) ctx.out(`  re-encrypted ${done} token(s)...`);
         },
       });
+      // Issue 30: processors' sealed credentials are re-sealed too (a pruned key would lose them).
+      const credentials = await services.processorAccounts.reencryptAll();
       if (ctx.json) {
-        ctx.out(JSON.stringify({ newKey: rotated, previousKeyId: rotated ? (previous ?? null) : null, ...result }));
+        ctx.out(JSON.stringify({ newKey: rotated, previousKeyId: rotated ? (previous ?? null) : null, ...result, processorCredentials: credentials }));
         if (result.failed > 0) throw new Error(`${result.failed} token(s) could not be re-encrypted`);
+        if (credentials.failed > 0) throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
         return;
       }
       ctx.out(rotated ? `New vault key ${current} (in ${vault.describe()}).` : `VAULT_KEY is ${current}; no key was added (the environment holds the keys).`);
       ctx.out(`Re-encrypted ${result.reencrypted} token(s) under ${current}.`);
+      if (credentials.resealed > 0 || credentials.failed > 0) ctx.out(`Re-encrypted ${credentials.resealed} processor credential(s) under ${current}.`);
+      if (credentials.failed > 0) {
+        ctx.out(`${credentials.failed} processor credential(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
+        throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
+      }
       if (result.failed > 0) {
         ctx.out(`${result.failed} token(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
         throw new Error(`${result.failed} token(s) could not be re-encrypted`);
@@ -81,11 +89,12 @@ export const vaultCommands: Command[] = [
     summary: 'remove older keys that no token uses any more from the key file',
     usage: 'vault prune-keys',
     async run(ctx) {
-      const { vault, tokens } = await ctx.services();
+      const { vault, tokens, processorAccounts } = await ctx.services();
       if (vault.kind === 'environment') {
         return ctx.out('The keys come from VAULT_KEY and VAULT_OLD_KEYS: remove old keys from the environment (payments vault status shows which are in use).');
       }
-      const inUse = new Set(await tokens.keyIdsInUse());
+      // Issue 30: a key that seals a processor's credentials is in use too.
+      const inUse = new Set([...(await tokens.keyIdsInUse()), ...(await processorAccounts.keyIdsInUse())]);
       const removed = vault.forgetKeysExcept(inUse);
       if (ctx.json) return ctx.out(JSON.stringify({ removed }));
       ctx.out(removed.length ? `Removed ${removed.length} unused key(s): ${removed.join(', ')}` : 'No unused keys.');

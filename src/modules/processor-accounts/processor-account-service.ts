@@ -76,6 +76,10 @@ export class ProcessorAccountService {
       throw new OperatorInputError(`the ${input.adapter} adapter does not take payment method type(s) ${named}; it takes ${supported.join(',')}`);
     }
     const plain = this.#checkedCredentials(input);
+    const mkey = input.mkey?.trim();
+    if (mkey && (await this.#partners.listProcessors(clientId)).some((p) => p.mkey === mkey)) {
+      throw new OperatorInputError(`--mkey "${mkey}" is already the MKey of another processor of this partner`);
+    }
     const processorId = await this.#partners.createProcessor(
       clientId,
       { name: input.name, mkey: input.mkey, paymentMethodTypes: asked, isDefault: input.isDefault, adapter: input.adapter },
