@@ -70,7 +70,16 @@ export interface Services {
   databaseIdentity: DatabaseIdentityService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
+export function createServices(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  log: RootLogger;
+  vault?: Vault;
+  /** false: the simulator keeps no ledger (and cannot look anything up): `npm run bench -- simulator-ledger` compares. */
+  simulatorLedger?: boolean;
+}): Services {
   const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
@@ -87,7 +96,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const processorAdapters = defaultProcessors({
     simulatorLatencyMs: deps.config.simulatorLatencyMs,
     timeoutMs: deps.config.processorTimeoutMs,
-    simulatorLedger: new SqlSimulatorLedger({ sql: store.sql, clock }),
+    simulatorLedger: deps.simulatorLedger === false ? undefined : new SqlSimulatorLedger({ sql: store.sql, clock }),
     authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
   });
   const processorAccounts = new ProcessorAccountService({ repository: processorAccountRepository, credentials: processorCredentials, partners, processors, adapters: processorAdapters, clock });
