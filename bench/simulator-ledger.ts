@@ -5,8 +5,9 @@
  * connections) against two servers at once, one with the ledger and one without
  * (BENCH_SIMULATOR_LEDGER=off), on PostgreSQL (one throw-away database for both) and then on
  * PGlite (each its own). The load goes to one server at a time, alternately, in rounds of N/2
- * seconds (four rounds each), so that the noise of a shared machine falls on both alike; the
- * figures are the medians of the rounds. Target: the ledger costs as little of a payment's
+ * seconds (six rounds each, the order swapped every round), so that the noise of a shared machine
+ * falls on both alike; the figures are the medians of the rounds, and the ratio the median of the
+ * rounds' ratios (each round's two halves ran next to each other). Target: the ledger costs as little of a payment's
  * throughput as can be (no fixed number; docs/decisions.md, "The simulator's ledger").
  */
 import { withThrowawayDatabase } from './lib/database.ts';
@@ -14,7 +15,7 @@ import { type BenchServer, type LoadResult, load, startServer } from './lib/harn
 import { paymentBody } from './payments.ts';
 
 const CONNECTIONS = 32;
-const ROUNDS = 4;
+const ROUNDS = 6;
 const VAULT_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const median = (values: number[]) => {
@@ -54,12 +55,14 @@ async function compare(env: Record<string, string>, seconds: number) {
     }
     const onRate = median(on.map((r) => r.requestsPerSec));
     const offRate = median(off.map((r) => r.requestsPerSec));
+    const ratios = on.map((r, i) => r.requestsPerSec / off[i]!.requestsPerSec);
     return {
       connections: CONNECTIONS,
       roundSeconds: round,
       withLedger: { paymentsPerSec: onRate, p99Ms: median(on.map((r) => r.latencyP99Ms)), rounds: on.map((r) => r.requestsPerSec), non2xx: on.reduce((n, r) => n + r.non2xx, 0) },
       withoutLedger: { paymentsPerSec: offRate, p99Ms: median(off.map((r) => r.latencyP99Ms)), rounds: off.map((r) => r.requestsPerSec), non2xx: off.reduce((n, r) => n + r.non2xx, 0) },
-      ledgerToNoLedgerRatio: Number((onRate / offRate).toFixed(3)),
+      roundRatios: ratios.map((r) => Number(r.toFixed(3))),
+      ledgerToNoLedgerRatio: Number(median(ratios).toFixed(3)),
     };
   } finally {
     await withLedger.stop();

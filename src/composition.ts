@@ -33,7 +33,7 @@ import { billingJob } from './modules/recurring/billing-job.ts';
 import { ProcessorAccountRepository } from './modules/processor-accounts/processor-account-repository.ts';
 import { ProcessorAccountService } from './modules/processor-accounts/processor-account-service.ts';
 import { ProcessorCredentialStore } from './modules/processor-accounts/processor-credential-store.ts';
-import { SqlSimulatorLedger } from './processors/simulator-ledger.ts';
+import { type SimulatorLedger, SqlSimulatorLedger } from './processors/simulator-ledger.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -91,12 +91,14 @@ export function createServices(deps: {
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
   // Issue 30: the simulator records what it does (its look-ups read it); Authorize.Net processors' credentials come from the vault.
+  const simulatorLedger = deps.simulatorLedger === false ? undefined : new SqlSimulatorLedger({ sql: store.sql, clock, onLost: (count, err) => log.error({ count, errorName: (err as Error)?.name }, "the simulator's ledger could not record its transactions: their look-ups will say they were never made") });
+  if (simulatorLedger) drainBeforeClose(store, simulatorLedger);
   const processorAccountRepository = new ProcessorAccountRepository(store.db);
   const processorCredentials = new ProcessorCredentialStore({ repository: processorAccountRepository, tokens, clock });
   const processorAdapters = defaultProcessors({
     simulatorLatencyMs: deps.config.simulatorLatencyMs,
     timeoutMs: deps.config.processorTimeoutMs,
-    simulatorLedger: deps.simulatorLedger === false ? undefined : new SqlSimulatorLedger({ sql: store.sql, clock }),
+    simulatorLedger,
     authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
   });
   const processorAccounts = new ProcessorAccountService({ repository: processorAccountRepository, credentials: processorCredentials, partners, processors, adapters: processorAdapters, clock });
@@ -116,6 +118,18 @@ export function createServices(deps: {
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
   return { ...deps, sessions, partners, processors, references, processorAdapters, processorAccounts, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+}
+
+/**
+ * Issue 30: the simulator's ledger writes in the background, so the store closes once it has
+ * written what it holds (every process closes its store last: the server, the CLI, tests).
+ */
+function drainBeforeClose(store: Store, ledger: SimulatorLedger): void {
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await ledger.drain();
+    await close();
+  };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

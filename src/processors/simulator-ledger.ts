@@ -19,12 +19,14 @@ export interface LedgerEntry {
 /**
  * What the simulator did, by reference, where every server process on the database sees it: its
  * look-ups read it, so they are true across processes and restarts as a real processor's records
- * are. The simulator records before it answers (what it has not recorded, it has not done); a
- * reference it has recorded keeps its first outcome (a processor's duplicate check).
+ * are. A reference keeps its first entry.
  */
 export interface SimulatorLedger {
-  /** Records the entry unless its reference has one; the entry that stands. */
-  record(entry: Omit<LedgerEntry, 'recordedAt'>): Promise<LedgerEntry>;
+  /** Takes the entry for writing (in the background: see SqlSimulatorLedger). */
+  record(entry: Omit<LedgerEntry, 'recordedAt'>): void;
+  /** Resolves when every entry taken so far is written (or reported lost). */
+  drain(): Promise<void>;
+  /** The entry of a reference, after this process's entries are written. */
   find(reference: string): Promise<LedgerEntry | undefined>;
   /** The approved void of a sale, by the sale's transaction id. */
   voidOf(transactionId: string): Promise<LedgerEntry | undefined>;
@@ -44,109 +46,100 @@ interface Row {
 
 const COLUMNS = 'reference, kind, approved, response_code, transaction_id, auth_code, amount_cents, original_transaction_id, recorded_at';
 
-/**
- * Every entry of a flush in one statement: the arrays are the entries' columns. An entry whose
- * reference is recorded already is left as it is (its first outcome stands).
- */
+/** Every entry of a flush in one statement (the arrays are its columns); a reference recorded already keeps its entry. */
 const RECORD_SQL = `INSERT INTO simulator_ledger (${COLUMNS})
 SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[])
-ON CONFLICT (reference) DO NOTHING
-RETURNING reference`;
+ON CONFLICT (reference) DO NOTHING`;
 
-const FIND_SQL = `SELECT ${COLUMNS} FROM simulator_ledger WHERE reference = ANY($1::text[])`;
+const FIND_SQL = `SELECT ${COLUMNS} FROM simulator_ledger WHERE reference = $1`;
 const VOID_OF_SQL = `SELECT ${COLUMNS} FROM simulator_ledger WHERE original_transaction_id = $1 AND kind = 'void' AND approved ORDER BY recorded_at LIMIT 1`;
 
-/** Fixed texts: prepared once per connection (PostgreSQL), not parsed for every payment. */
+/** Fixed texts: prepared once per connection (PostgreSQL), not parsed for every flush. */
 const PREPARED = { prepare: true } as const;
 
-type Waiting = { entry: LedgerEntry; resolve: (e: LedgerEntry) => void; reject: (err: unknown) => void };
+/**
+ * How long entries gather before they are written together. The payment does not wait for it:
+ * at 400 payments a second, about four share a statement and a commit.
+ */
+export const LEDGER_FLUSH_DELAY_MS = 10;
 
 /**
- * The ledger in the `simulator_ledger` table (migration 0022), written in a statement of its own.
- * Entries that arrive while a write is under way wait and go together in the next one (group
- * commit): under load, many payments share one statement and one commit, and a payment alone is
- * written at once. The benchmark's figures are in docs/decisions.md ("The simulator's ledger").
+ * The ledger in the `simulator_ledger` table (migration 0022). The simulator answers without
+ * waiting for the write: entries gather for LEDGER_FLUSH_DELAY_MS and go in one statement, one at
+ * a time per process, so that the ledger costs a payment little (docs/decisions.md, "The
+ * simulator's ledger"). Its look-ups first write this process's entries. The store is closed
+ * after the ledger has drained (the composition root sees to it); a process killed between an
+ * answer and its flush loses those entries, and their look-ups say "not found", as for a call
+ * that never reached the processor. A failed write is reported through `onLost`.
  */
 export class SqlSimulatorLedger implements SimulatorLedger {
   readonly #sql: SqlClient;
   readonly #clock: Clock;
-  #queue: Waiting[] = [];
-  #writing = false;
+  readonly #onLost: (count: number, error: unknown) => void;
+  readonly #delayMs: number;
+  #queue: LedgerEntry[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  /** The flushes, one after another. */
+  #writing: Promise<void> = Promise.resolve();
 
-  constructor(deps: { sql: SqlClient; clock: Clock }) {
+  constructor(deps: { sql: SqlClient; clock: Clock; onLost?: (count: number, error: unknown) => void; delayMs?: number }) {
     this.#sql = deps.sql;
     this.#clock = deps.clock;
+    this.#onLost = deps.onLost ?? (() => {});
+    this.#delayMs = deps.delayMs ?? LEDGER_FLUSH_DELAY_MS;
   }
 
-  record(entry: Omit<LedgerEntry, 'recordedAt'>): Promise<LedgerEntry> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ entry: { ...entry, recordedAt: this.#clock.now() }, resolve, reject });
-      if (!this.#writing) void this.#flush();
-    });
+  record(entry: Omit<LedgerEntry, 'recordedAt'>): void {
+    this.#queue.push({ ...entry, recordedAt: this.#clock.now() });
+    this.#timer ??= setTimeout(() => this.#flush(), this.#delayMs);
   }
 
-  async #flush(): Promise<void> {
-    this.#writing = true;
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue;
-        this.#queue = [];
-        await this.#write(batch);
-      }
-    } finally {
-      this.#writing = false;
-    }
-  }
-
-  async #write(batch: Waiting[]): Promise<void> {
-    try {
-      const entries = batch.map((w) => w.entry);
-      const inserted = await this.#sql.query<{ reference: string }>(
-        RECORD_SQL,
-        [
-          entries.map((e) => e.reference),
-          entries.map((e) => e.kind),
-          entries.map((e) => e.approved),
-          entries.map((e) => e.responseCode),
-          entries.map((e) => e.transactionId),
-          entries.map((e) => e.authCode),
-          entries.map((e) => e.amountCents),
-          entries.map((e) => e.originalTransactionId),
-          entries.map((e) => e.recordedAt.toISOString()),
-        ],
-        PREPARED,
-      );
-      const written = new Set(inserted.map((r) => r.reference));
-      // A reference recorded before (or twice in this batch): the entry that stands is the first.
-      const others = batch.filter((w) => !written.has(w.entry.reference));
-      const standing = others.length > 0 ? await this.#findMany(others.map((w) => w.entry.reference)) : new Map<string, LedgerEntry>();
-      const firstInBatch = new Map<string, LedgerEntry>();
-      for (const w of batch) {
-        const ref = w.entry.reference;
-        if (written.has(ref) && !firstInBatch.has(ref)) {
-          firstInBatch.set(ref, w.entry);
-          w.resolve(w.entry);
-        } else {
-          w.resolve(firstInBatch.get(ref) ?? standing.get(ref) ?? w.entry);
-        }
-      }
-    } catch (err) {
-      for (const w of batch) w.reject(err);
-    }
+  async drain(): Promise<void> {
+    while (this.#queue.length > 0 || this.#timer) this.#flush();
+    await this.#writing;
   }
 
   async find(reference: string): Promise<LedgerEntry | undefined> {
-    return (await this.#findMany([reference])).get(reference);
+    await this.drain();
+    const [row] = await this.#sql.query<Row>(FIND_SQL, [reference], PREPARED);
+    return row ? entryOf(row) : undefined;
   }
 
   async voidOf(transactionId: string): Promise<LedgerEntry | undefined> {
+    await this.drain();
     const [row] = await this.#sql.query<Row>(VOID_OF_SQL, [transactionId], PREPARED);
     return row ? entryOf(row) : undefined;
   }
 
-  async #findMany(references: string[]): Promise<Map<string, LedgerEntry>> {
-    const rows = await this.#sql.query<Row>(FIND_SQL, [references], PREPARED);
-    return new Map(rows.map((r) => [r.reference, entryOf(r)]));
+  /** Takes the queue for the next write, after the one under way. */
+  #flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length > 0) this.#writing = this.#writing.then(() => this.#write(batch));
+  }
+
+  async #write(batch: LedgerEntry[]): Promise<void> {
+    try {
+      await this.#sql.query(
+        RECORD_SQL,
+        [
+          batch.map((e) => e.reference),
+          batch.map((e) => e.kind),
+          batch.map((e) => e.approved),
+          batch.map((e) => e.responseCode),
+          batch.map((e) => e.transactionId),
+          batch.map((e) => e.authCode),
+          batch.map((e) => e.amountCents),
+          batch.map((e) => e.originalTransactionId),
+          batch.map((e) => e.recordedAt.toISOString()),
+        ],
+        PREPARED,
+      );
+    } catch (err) {
+      this.#onLost(batch.length, err);
+    }
   }
 }
 

@@ -1,6 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
 import { ResponseCode } from '../domain/payment-status.ts';
-import { surelyNotApplied } from '../platform/errors.ts';
 import {
   type CallOptions,
   type FollowUpRequest,
@@ -10,7 +9,6 @@ import {
   type ProcessorAdapter,
   type ProcessorCapabilities,
   LookupUnsupportedError,
-  ProcessorNotReachedError,
   type SaleRequest,
   type SaleResult,
   type SettleRequest,
@@ -22,9 +20,9 @@ import type { LedgerEntry, SimulatorLedger } from './simulator-ledger.ts';
  * The built-in sandbox processor. Outcomes are decided by the card or account number, like the
  * widely known sandbox test numbers (table in docs/test-cards.md): every other valid number is
  * approved. No network; an optional latency imitates a real bank. With a ledger (every server's
- * composition gives it one), it records each sale, refund and void before answering, and its
- * look-ups read that record: what it did is known to every process on the database, after a
- * restart too.
+ * composition gives it one), it records each sale, refund and void as it answers (written within
+ * milliseconds, in the background), and its look-ups read that record: what it did is known to
+ * every process on the database, after a restart too.
  */
 
 type CardOutcome = {
@@ -99,8 +97,8 @@ export const SIMULATOR_CAPABILITIES: ProcessorCapabilities = {
   partialRefunds: true,
   achRefundNeedsAccount: false,
   settlesItself: false,
-  // Its ledger is written before it answers, and a call abandoned at its deadline records nothing:
-  // a reference it has not recorded a minute after the call began was never acted on.
+  // Its ledger is written within milliseconds of its answer, and a call abandoned at its deadline
+  // records nothing: a reference it has not recorded a minute after the call began was never acted on.
   notFoundIsFinalAfterMs: 60_000,
 };
 
@@ -118,30 +116,25 @@ export class SimulatorProcessor implements ProcessorAdapter {
   async sale(request: SaleRequest, options?: CallOptions): Promise<SaleResult> {
     if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
     const decided = request.bank ? this.#ach(request) : this.#card(request);
-    const entry = await this.#record(
+    this.#record(
       { reference: request.reference, kind: 'sale', approved: decided.approved, responseCode: decided.responseCode, transactionId: decided.transactionId, authCode: decided.authCode, amountCents: request.amountCents, originalTransactionId: null },
       options,
     );
-    if (!entry || (entry.transactionId === decided.transactionId && entry.approved === decided.approved)) return decided;
-    // The reference was recorded before (the same sale sent again): its first outcome stands.
-    const first = entry.approved ? decided : { ...decided, message: 'Declined', processorMessage: 'Declined' };
-    return { ...first, approved: entry.approved, responseCode: entry.responseCode, authCode: entry.authCode, transactionId: entry.transactionId };
+    return decided;
   }
 
   /**
-   * Records what it is about to answer, unless the call was abandoned meanwhile (then nothing was
-   * done). A record that surely failed means nothing was done either: not reached. Without a
-   * ledger, nothing is recorded (undefined).
+   * Records what it is about to answer, unless the call was abandoned meanwhile (its deadline
+   * passed): then nothing was done, and the call fails.
    */
-  async #record(entry: Omit<LedgerEntry, 'recordedAt'>, options: CallOptions | undefined): Promise<LedgerEntry | undefined> {
+  #record(entry: Omit<LedgerEntry, 'recordedAt'>, options: CallOptions | undefined): void {
     options?.signal?.throwIfAborted();
-    if (!this.#ledger) return undefined;
-    try {
-      return await this.#ledger.record(entry);
-    } catch (err) {
-      if (surelyNotApplied(err)) throw new ProcessorNotReachedError('the simulator could not record the transaction, so it did not make it');
-      throw err;
-    }
+    this.#ledger?.record(entry);
+  }
+
+  /** Writes what it has recorded (the composition root drains it before the store closes). */
+  drain(): Promise<void> {
+    return this.#ledger?.drain() ?? Promise.resolve();
   }
 
   #card(request: SaleRequest): SaleResult {
@@ -204,13 +197,13 @@ export class SimulatorProcessor implements ProcessorAdapter {
 
   async void(request: FollowUpRequest, options?: CallOptions): Promise<FollowUpResult> {
     if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
-    const id = (await this.#followUp('void', request, options)) ?? transactionId();
+    const id = this.#followUp('void', request, options);
     return { approved: true, responseCode: ResponseCode.Approved, message: 'Void approved', processorMessage: 'Reversal accepted', transactionId: id };
   }
 
   async refund(request: FollowUpRequest, options?: CallOptions): Promise<FollowUpResult> {
     if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
-    const id = (await this.#followUp('refund', request, options)) ?? transactionId();
+    const id = this.#followUp('refund', request, options);
     return {
       approved: true,
       responseCode: ResponseCode.Approved,
@@ -220,13 +213,11 @@ export class SimulatorProcessor implements ProcessorAdapter {
     };
   }
 
-  /** Records an approved refund or void; the transaction id that stands (undefined without a ledger). */
-  async #followUp(kind: 'refund' | 'void', request: FollowUpRequest, options: CallOptions | undefined): Promise<string | undefined> {
-    const entry = await this.#record(
-      { reference: request.reference, kind, approved: true, responseCode: ResponseCode.Approved, transactionId: transactionId(), authCode: null, amountCents: request.amountCents, originalTransactionId: request.originalTransactionId || null },
-      options,
-    );
-    return entry?.transactionId;
+  /** Records an approved refund or void; its transaction id. */
+  #followUp(kind: 'refund' | 'void', request: FollowUpRequest, options: CallOptions | undefined): string {
+    const id = transactionId();
+    this.#record({ reference: request.reference, kind, approved: true, responseCode: ResponseCode.Approved, transactionId: id, authCode: null, amountCents: request.amountCents, originalTransactionId: request.originalTransactionId || null }, options);
+    return id;
   }
 
   /** The sandbox accepts every batch; its reference is derived from our batch id (idempotent). */

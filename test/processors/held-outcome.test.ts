@@ -65,8 +65,9 @@ describe('a held payment resolved by the look-up', () => {
     ctx.clock.advance(16 * 60_000);
     const [held] = (await ctx.services.pendingPayments.list(15)).payments.filter((p) => p.paymentGuid === guid);
     expect(held).toBeDefined();
-    const [ledger] = await ctx.store.sql.query<{ transaction_id: string; auth_code: string }>('SELECT transaction_id, auth_code FROM simulator_ledger WHERE reference = $1', [guid]);
     const { decision, recorded } = await resolveOne({ kind: 'payment', reference: guid, sentAt: held!.createdAt, amountCents: held!.amountCents }, ctx.nonProfit.processorId);
+    // What the simulator recorded (its look-up wrote it first).
+    const [ledger] = await ctx.store.sql.query<{ transaction_id: string; auth_code: string }>('SELECT transaction_id, auth_code FROM simulator_ledger WHERE reference = $1', [guid]);
     expect(decision).toMatchObject({ action: 'record', outcome: { kind: 'approved', transactionId: ledger!.transaction_id, authCode: ledger!.auth_code } });
     expect(recorded).toEqual({ what: 'payment', paymentGuid: guid, paymentResult: 3, processStatus: 2 });
     expect(await paymentRow(ctx, guid)).toMatchObject({ payment_result: 3, process_status: 2, transaction_id: ledger!.transaction_id });
