@@ -49,8 +49,14 @@ export class ProcessorCredentialStore implements AuthorizeNetAccounts {
   }
 
   open(sealed: SealedCredentials): PlainCredentials {
-    const parsed = JSON.parse(this.#tokens.openSecret(sealed.ciphertext, credentialsContext(sealed.processorId))) as Partial<PlainCredentials>;
-    if (typeof parsed.apiLoginId !== 'string' || typeof parsed.transactionKey !== 'string') {
+    const plain = this.#tokens.openSecret(sealed.ciphertext, credentialsContext(sealed.processorId));
+    let parsed: Partial<PlainCredentials> | null = null;
+    try {
+      parsed = JSON.parse(plain) as Partial<PlainCredentials>;
+    } catch {
+      // JSON.parse's message quotes the text it read: never let it near a log.
+    }
+    if (typeof parsed?.apiLoginId !== 'string' || typeof parsed.transactionKey !== 'string') {
       throw new Error(`the stored credentials of processor ${sealed.processorId} are not readable`);
     }
     return { apiLoginId: parsed.apiLoginId, transactionKey: parsed.transactionKey };

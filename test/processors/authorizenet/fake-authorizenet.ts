@@ -387,6 +387,11 @@ export class FakeAuthorizeNet {
     return String(this.#nextId++);
   }
 
+  /**
+   * A createTransactionResponse's transactionResponse. Shape: authnetjson AuthnetJsonAimTest.php
+   * (testCreateTransactionRequestAuthCaptureSuccess: approval with `messages`; ...AuthOnlyError:
+   * an error with `errors`, transId "0"); API reference, "Charge a Credit Card" response.
+   */
   #transactionResponse(t: { responseCode: string; authCode?: string; avs?: string; cvv?: string; transId: string; refTransId?: string; account: string; accountType: string }, reason: string, text: string) {
     const approvedOrHeld = t.responseCode === '1' || t.responseCode === '4';
     return {
@@ -406,6 +411,11 @@ export class FakeAuthorizeNet {
     };
   }
 
+  /**
+   * authCaptureTransaction. The duplicate's answer (reason 11, transId "0", the original's auth code
+   * when it was approved and a duplicateWindow was sent): authnetjson testCreateTransactionRequestAuthOnlyError
+   * and the response code reference's note on duplicateWindow.
+   */
   #sale(
     refId: string | undefined,
     amount: string,
@@ -473,6 +483,7 @@ export class FakeAuthorizeNet {
     return responseCode === '1' || responseCode === '4' ? ok({ transactionResponse }, refId) : error('E00027', 'The transaction was unsuccessful.', refId, { transactionResponse });
   }
 
+  /** voidTransaction. Shapes: authnetjson testCreateTransactionRequestVoid and ...VoidError (reason 16). */
   #void(refId: string | undefined, refTransId: string, script: Script | undefined): object {
     const original = this.transactions.get(refTransId);
     const fail = (reason: string, text: string) =>
@@ -496,6 +507,11 @@ export class FakeAuthorizeNet {
     );
   }
 
+  /**
+   * refundTransaction (linked: refTransId, the card's last 4 digits and XXXX, or the bank account).
+   * Shapes: authnetjson testCreateTransactionRequestRefund; reason 54 and 55 from the response code
+   * reference; sample-code-node PaymentTransactions/refund-transaction.js, credit-bank-account.js.
+   */
   #refund(
     refId: string | undefined,
     tr: Record<string, unknown>,
@@ -537,6 +553,11 @@ export class FakeAuthorizeNet {
     return ok({ transactionResponse: this.#transactionResponse({ responseCode: '1', transId, account, accountType: original.card?.type ?? 'eCheck' }, '1', 'This transaction has been approved.') }, refId);
   }
 
+  /**
+   * getTransactionDetailsRequest. Shape: authnetjson AuthnetJsonReportingTest.php
+   * (testGetTransactionDetailsRequestSuccess: batch, order, masked payment, numbers as JSON numbers);
+   * returnedItems from the API reference's transactionDetails. An unknown id: E00040.
+   */
   #details(body: Record<string, unknown>): object {
     this.#keys('getTransactionDetailsRequest', body, ['merchantAuthentication', 'clientId', 'refId', 'transId'], ['transId']);
     const id = this.#string('transId', body.transId, /^\d{1,20}$/, 'not a transaction id');
@@ -589,6 +610,10 @@ export class FakeAuthorizeNet {
     return { limit: p.limit, page: p.offset, descending };
   }
 
+  /**
+   * A transaction list. Shape: authnetjson testGetUnsettledTransactionListRequestSuccess and
+   * testGetTransactionListRequestSuccess; an empty page is "No records found" (I00004).
+   */
   #summaries(list: FakeTransaction[], paging: { limit: number; page: number; descending: boolean }): object {
     const sorted = [...list].sort((a, b) => (a.submitTime.getTime() - b.submitTime.getTime() || Number(a.transId) - Number(b.transId)) * (paging.descending ? -1 : 1));
     const page = sorted.slice((paging.page - 1) * paging.limit, paging.page * paging.limit);
@@ -621,6 +646,10 @@ export class FakeAuthorizeNet {
     return this.#summaries([...this.transactions.values()].filter((t) => !t.batchId && TRANSACTION_STATUSES_UNSETTLED.has(t.status)), paging);
   }
 
+  /**
+   * getSettledBatchListRequest. Shape: authnetjson testGetSettledBatchListRequestSuccess and
+   * ...NoRecords (I00004); the 31-day limit of the API reference.
+   */
   #batchList(body: Record<string, unknown>): object {
     this.#keys('getSettledBatchListRequest', body, ['merchantAuthentication', 'clientId', 'refId', 'includeStatistics', 'firstSettlementDate', 'lastSettlementDate'], []);
     if (body.includeStatistics !== undefined && typeof body.includeStatistics !== 'boolean') throw new Refusal("The 'includeStatistics' element is invalid - a boolean is expected.");
