@@ -51,6 +51,10 @@ import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
 import { IdempotencyRepository } from './modules/idempotency/idempotency-repository.ts';
 import { IdempotencyService } from './modules/idempotency/idempotency-service.ts';
+import { ProcessorAccountRepository } from './modules/processor-accounts/processor-account-repository.ts';
+import { ProcessorAccountService } from './modules/processor-accounts/processor-account-service.ts';
+import { ProcessorCredentialStore } from './modules/processor-accounts/processor-credential-store.ts';
+import { type SimulatorLedger, SqlSimulatorLedger } from './processors/simulator-ledger.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -67,6 +71,8 @@ export interface Services {
   /** Outcomes the database could not take when they were made, written again by a background job. */
   pendingWrites: PendingWrites;
   processorAdapters: ProcessorRegistry;
+  /** Processors with their acquirer's credentials (`payments processors`). */
+  processorAccounts: ProcessorAccountService;
   fees: FeeService;
   /** The vault itself: the composition root's and tests'; edges use `vaultService`. */
   vault: Vault;
@@ -94,7 +100,16 @@ export interface Services {
   idempotency: IdempotencyService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
+export function createServices(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  config: Config;
+  log: RootLogger;
+  vault?: Vault;
+  /** false: the simulator keeps no ledger (and cannot look anything up): `npm run bench -- simulator-ledger` compares. */
+  simulatorLedger?: boolean;
+}): Services {
   const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
@@ -109,7 +124,21 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const sessions = new SessionService({ sessions: sessionRepository, partners: partnerRepository, clock, ids });
   const partners = new PartnerService({ partners: partnerRepository, contracts: new ContractRepository(store.db), references, sessions, clock, ids });
   const processors = new ProcessorService({ references });
-  const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
+  // The simulator records what it does (its look-ups read it); Authorize.Net processors' credentials come from the vault.
+  const simulatorLedger =
+    deps.simulatorLedger === false
+      ? undefined
+      : new SqlSimulatorLedger({ sql: store.sql, clock, onLost: (count, err) => log.error({ count, errorName: (err as Error)?.name }, "the simulator's ledger could not record its transactions: their look-ups will say they were never made") });
+  if (simulatorLedger) drainBeforeClose(store, simulatorLedger);
+  const processorAccountRepository = new ProcessorAccountRepository(store.db);
+  const processorCredentials = new ProcessorCredentialStore({ repository: processorAccountRepository, vault: vaultService, clock });
+  const processorAdapters = defaultProcessors({
+    simulatorLatencyMs: deps.config.simulatorLatencyMs,
+    timeoutMs: deps.config.processorTimeoutMs,
+    simulatorLedger,
+    authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
+  });
+  const processorAccounts = new ProcessorAccountService({ repository: processorAccountRepository, credentials: processorCredentials, partners, processors, adapters: processorAdapters, clock });
   const fees = new FeeService({ partners, references, tokens, clock });
   const pendingWrites = new PendingWrites(log);
   const payments = new PaymentService({ repository: new PaymentRepository(store), clock, ids, log, fees, adapters: processorAdapters, tokens, references, pendingWrites });
@@ -130,7 +159,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
   const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
   const installation = new InstallationService({ repository: operations });
-  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /**
@@ -146,6 +175,15 @@ export async function openServices(config: Config, log: RootLogger): Promise<Ser
     await store.close();
     throw err;
   }
+}
+
+/** The simulator's ledger is written in the background: what it holds is written before the database closes. */
+function drainBeforeClose(store: Store, ledger: SimulatorLedger): void {
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await ledger.drain();
+    await close();
+  };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

@@ -67,6 +67,12 @@ export interface Config {
   providerUrl: string;
   /** Surface A: how long an Idempotency-Key and its answer are kept (IDEMPOTENCY_TTL, hours). */
   idempotencyTtlMs: number;
+  /**
+   * Authorize.Net processors with sandbox credentials send to this (AUTHORIZENET_SANDBOX_URL;
+   * Authorize.Net's sandbox by default): a proxy, or a local fake of the API in tests. Production
+   * credentials always go to Authorize.Net's production endpoint.
+   */
+  authorizeNetSandboxUrl: string | undefined;
   /** PEM files: set both to serve HTTPS. */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
@@ -161,6 +167,14 @@ function providerUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/** AUTHORIZENET_SANDBOX_URL: an absolute http(s) URL (the whole endpoint, path included). */
+function sandboxUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const problem = absoluteHttpUrlProblem(raw);
+  if (problem) throw new ConfigError(`AUTHORIZENET_SANDBOX_URL ${problem}, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(raw: string | undefined): string {
@@ -223,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     providerName: env.PROVIDER_NAME?.trim() || 'Payments',
     providerUrl: providerUrl(env.PROVIDER_URL?.trim()) ?? publicBaseUrl,
     idempotencyTtlMs: int(env, 'IDEMPOTENCY_TTL', 24, 1, 720) * 3_600_000,
+    authorizeNetSandboxUrl: sandboxUrl(env.AUTHORIZENET_SANDBOX_URL?.trim()),
     tlsCertFile,
     tlsKeyFile,
   };

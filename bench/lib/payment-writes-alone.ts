@@ -25,7 +25,8 @@ export async function capturePayment(url: string) {
   const sql: SqlClient = {
     exec: store.sql.exec,
     query: async (text, params, options) => {
-      captured.push({ text, params: params ?? [] });
+      // The simulator's own record (its ledger, issue 30) is the processor's write, not the payment's.
+      if (!text.startsWith('INSERT INTO simulator_ledger')) captured.push({ text, params: params ?? [] });
       return store.sql.query(text, params, options);
     },
   };

@@ -17,7 +17,8 @@ import { createLogger } from '../../src/platform/logging.ts';
 const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
 const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
 await migrate(store);
-const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config });
+// BENCH_SIMULATOR_LEDGER=off: the simulator without its ledger (bench/simulator-ledger.ts compares the two).
+const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config, simulatorLedger: process.env.BENCH_SIMULATOR_LEDGER !== 'off' });
 const partner = await seedTestPartner(services, `Bench Partner ${Date.now()}`, 'non-profit');
 // The baseline of write benchmarks: one INSERT per request into the same database.
 await store.sql.exec('CREATE TABLE IF NOT EXISTS bench_inserts (id uuid PRIMARY KEY, partner_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)');

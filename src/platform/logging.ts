@@ -17,6 +17,8 @@ export const SECRET_FIELDS = [
   'VAULT_OLD_KEYS', 'vaultOldKeys', 'ClientSessionID', 'clientSessionId', 'clientsessionid', 'ccaccountnum',
   'ckaccountnum', 'bankaccountnum', 'plain', 'secretCiphertext', 'passwordHash',
   'PayLinkId', 'payLinkId',
+  // Issue 30: a processor's credentials at its acquirer (Authorize.Net's transaction key).
+  'transactionKey', 'TransactionKey', 'merchantAuthentication',
 ] as const;
 
 function redactPaths(): string[] {

@@ -1,11 +1,28 @@
 import { createHash, randomInt } from 'node:crypto';
 import { ResponseCode } from '../domain/payment-status.ts';
-import type { FollowUpRequest, FollowUpResult, ProcessorAdapter, SaleRequest, SaleResult, SettleRequest, SettleResult } from './processor.ts';
+import {
+  type CallOptions,
+  type FollowUpRequest,
+  type FollowUpResult,
+  type LookupRequest,
+  type LookupResult,
+  type ProcessorAdapter,
+  type ProcessorCapabilities,
+  LookupUnsupportedError,
+  type SaleRequest,
+  type SaleResult,
+  type SettleRequest,
+  type SettleResult,
+} from './processor.ts';
+import type { LedgerEntry, SimulatorLedger } from './simulator-ledger.ts';
 
 /**
  * The built-in sandbox processor. Outcomes are decided by the card or account number, like the
  * widely known sandbox test numbers (table in docs/test-cards.md): every other valid number is
- * approved. No network, no state; an optional latency imitates a real bank.
+ * approved. No network; an optional latency imitates a real bank. With a ledger (every server's
+ * composition gives it one), it records each sale, refund and void as it answers (written within
+ * milliseconds, in the background), and its look-ups read that record: what it did is known to
+ * every process on the database, after a restart too.
  */
 
 type CardOutcome = {
@@ -56,20 +73,68 @@ function authCode(reference: string): string {
   return createHash('sha256').update(reference).digest('hex').slice(0, 6).toUpperCase();
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or until the call is abandoned (then throws the signal's reason: nothing was done). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abandoned);
+      resolve();
+    }, ms);
+    const abandoned = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', abandoned, { once: true });
+  });
+}
+
+/** What the simulator can do: everything the service offers, in every country it takes bank accounts of. */
+export const SIMULATOR_CAPABILITIES: ProcessorCapabilities = {
+  paymentMethodTypes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  achCountries: ['US', 'CA', 'AU'],
+  voidNeedsOriginalAmount: false,
+  partialRefunds: true,
+  achRefundNeedsAccount: false,
+  settlesItself: false,
+  // Its ledger is written within milliseconds of its answer, and a call abandoned at its deadline
+  // records nothing: a reference it has not recorded a minute after the call began was never acted on.
+  notFoundIsFinalAfterMs: 60_000,
+};
 
 export class SimulatorProcessor implements ProcessorAdapter {
   readonly name = 'simulator';
+  readonly capabilities = SIMULATOR_CAPABILITIES;
   readonly #latencyMs: number;
+  readonly #ledger: SimulatorLedger | undefined;
 
-  constructor(options: { latencyMs?: number } = {}) {
+  constructor(options: { latencyMs?: number; ledger?: SimulatorLedger } = {}) {
     this.#latencyMs = options.latencyMs ?? 0;
+    this.#ledger = options.ledger;
   }
 
-  async sale(request: SaleRequest): Promise<SaleResult> {
-    if (this.#latencyMs > 0) await sleep(this.#latencyMs);
-    if (request.bank) return this.#ach(request);
-    return this.#card(request);
+  async sale(request: SaleRequest, options?: CallOptions): Promise<SaleResult> {
+    if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
+    const decided = request.bank ? this.#ach(request) : this.#card(request);
+    this.#record(
+      { reference: request.reference, kind: 'sale', approved: decided.approved, responseCode: decided.responseCode, transactionId: decided.transactionId, authCode: decided.authCode, amountCents: request.amountCents, originalTransactionId: null },
+      options,
+    );
+    return decided;
+  }
+
+  /**
+   * Records what it is about to answer, unless the call was abandoned meanwhile (its deadline
+   * passed): then nothing was done, and the call fails.
+   */
+  #record(entry: Omit<LedgerEntry, 'recordedAt'>, options: CallOptions | undefined): void {
+    options?.signal?.throwIfAborted();
+    this.#ledger?.record(entry);
+  }
+
+  /** Writes what it has recorded (the composition root drains it before the store closes). */
+  drain(): Promise<void> {
+    return this.#ledger?.drain() ?? Promise.resolve();
   }
 
   #card(request: SaleRequest): SaleResult {
@@ -130,26 +195,57 @@ export class SimulatorProcessor implements ProcessorAdapter {
     };
   }
 
-  async void(request: FollowUpRequest): Promise<FollowUpResult> {
-    if (this.#latencyMs > 0) await sleep(this.#latencyMs);
-    return { approved: true, responseCode: ResponseCode.Approved, message: 'Void approved', processorMessage: 'Reversal accepted', transactionId: transactionId() };
+  async void(request: FollowUpRequest, options?: CallOptions): Promise<FollowUpResult> {
+    if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
+    const id = this.#followUp('void', request, options);
+    return { approved: true, responseCode: ResponseCode.Approved, message: 'Void approved', processorMessage: 'Reversal accepted', transactionId: id };
   }
 
-  async refund(request: FollowUpRequest): Promise<FollowUpResult> {
-    if (this.#latencyMs > 0) await sleep(this.#latencyMs);
+  async refund(request: FollowUpRequest, options?: CallOptions): Promise<FollowUpResult> {
+    if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
+    const id = this.#followUp('refund', request, options);
     return {
       approved: true,
       responseCode: ResponseCode.Approved,
       message: 'Refund approved',
       processorMessage: request.kind === 'ach' ? 'Credit entry accepted for the next ACH batch' : 'Credit accepted',
-      transactionId: transactionId(),
+      transactionId: id,
     };
   }
 
+  /** Records an approved refund or void; its transaction id. */
+  #followUp(kind: 'refund' | 'void', request: FollowUpRequest, options: CallOptions | undefined): string {
+    const id = transactionId();
+    this.#record({ reference: request.reference, kind, approved: true, responseCode: ResponseCode.Approved, transactionId: id, authCode: null, amountCents: request.amountCents, originalTransactionId: request.originalTransactionId || null }, options);
+    return id;
+  }
+
   /** The sandbox accepts every batch; its reference is derived from our batch id (idempotent). */
-  async settle(request: SettleRequest): Promise<SettleResult> {
-    if (this.#latencyMs > 0) await sleep(this.#latencyMs);
+  async settle(request: SettleRequest, options?: CallOptions): Promise<SettleResult> {
+    if (this.#latencyMs > 0) await sleep(this.#latencyMs, options?.signal);
     const count = request.totals.reduce((n, t) => n + t.count, 0);
     return { accepted: true, reference: `SIMBATCH-${authCode(request.batchId)}`, message: `Batch closed: ${count} sale(s)` };
+  }
+
+  /**
+   * What its ledger says of a reference. Without a ledger it knows nothing it did: it cannot say,
+   * and says so (an error), rather than answer "not found" for what it may have done.
+   */
+  async lookup(request: LookupRequest, options?: CallOptions): Promise<LookupResult> {
+    options?.signal?.throwIfAborted();
+    if (!this.#ledger) throw new LookupUnsupportedError('this simulator keeps no ledger: it cannot look transactions up');
+    const entry = await this.#ledger.find(request.reference);
+    if (!entry || entry.kind !== request.kind) return { found: false, detail: `the simulator has no ${request.kind} ${request.reference}` };
+    const voided = entry.kind === 'sale' && entry.approved ? (await this.#ledger.voidOf(entry.transactionId)) !== undefined : false;
+    return {
+      found: true,
+      outcome: entry.approved ? 'approved' : 'declined',
+      transactionId: entry.transactionId,
+      authCode: entry.authCode,
+      amountCents: entry.amountCents,
+      voided,
+      settledAt: null,
+      status: voided ? 'voided' : entry.approved ? 'approved' : 'declined',
+    };
   }
 }

@@ -52,3 +52,15 @@ describe('log hygiene', () => {
     expect(JSON.stringify(safeError(err))).not.toContain('Grace');
   });
 });
+
+describe('log redaction of processor credentials (issue 30)', () => {
+  it('never writes an Authorize.Net transaction key, alone or in a request body', async () => {
+    const { Writable } = await import('node:stream');
+    const { createLogger } = await import('../../src/platform/logging.ts');
+    let out = '';
+    const log = createLogger('info', new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) }));
+    log.info({ transactionKey: 'Q1w2E3r4T5y6U7i8', body: { merchantAuthentication: { name: 'login', transactionKey: 'Q1w2E3r4T5y6U7i8' } } }, 'credentials');
+    expect(out).toContain('credentials');
+    expect(out).not.toContain('Q1w2E3r4T5y6U7i8');
+  });
+});

@@ -3,13 +3,14 @@ import { loadConfig } from '../../src/config.ts';
 import { PaymentResult, ProcessStatus } from '../../src/domain/payment-status.ts';
 import { type ProcessorAdapter, ProcessorTimeoutError } from '../../src/processors/processor.ts';
 import { ProcessorRegistry } from '../../src/processors/registry.ts';
+import { SIMULATOR_CAPABILITIES } from '../../src/processors/simulator.ts';
 import { UNKNOWN_OUTCOME_MESSAGE } from '../../src/modules/payments/payment-service.ts';
 import { type TestContext, createTestContext } from '../helpers/context.ts';
 
 /** Every processor call has a deadline (PROCESSOR_TIMEOUT): past it, the outcome counts as unknown. */
 
 const never = () => new Promise<never>(() => {});
-const stuck: ProcessorAdapter = { name: 'stuck', sale: never, void: never, refund: never, settle: never };
+const stuck: ProcessorAdapter = { name: 'stuck', capabilities: SIMULATOR_CAPABILITIES, sale: never, void: never, refund: never, settle: never, lookup: never };
 
 describe('the deadline on processor calls', () => {
   it('ends each kind of call that does not answer in time with ProcessorTimeoutError', async () => {
@@ -32,6 +33,56 @@ describe('the deadline on processor calls', () => {
     const adapter = new ProcessorRegistry([answering], { timeoutMs: 1000 }).get('answering');
     await expect(adapter.sale({} as never)).resolves.toEqual({ approved: true });
     await expect(adapter.void({} as never)).rejects.toThrow('refused by the bank');
+  });
+
+  it("aborts the call's signal at the deadline, so that the adapter stops its request", async () => {
+    const signals: AbortSignal[] = [];
+    const listening: ProcessorAdapter = {
+      ...stuck,
+      name: 'listening',
+      sale: (_request, options) => {
+        signals.push(options!.signal!);
+        return new Promise((_resolve, reject) => options!.signal!.addEventListener('abort', () => reject(options!.signal!.reason)));
+      },
+      lookup: (_request, options) => {
+        signals.push(options!.signal!);
+        return never();
+      },
+    };
+    const adapter = new ProcessorRegistry([listening], { timeoutMs: 30 }).get('listening');
+    await expect(adapter.sale({} as never)).rejects.toThrow(ProcessorTimeoutError);
+    await expect(adapter.lookup({} as never)).rejects.toThrow(ProcessorTimeoutError);
+    expect(signals.map((s) => [s.aborted, (s.reason as Error).name])).toEqual([
+      [true, 'ProcessorTimeoutError'],
+      [true, 'ProcessorTimeoutError'],
+    ]);
+    // The caller's own signal is passed on with the deadline's: either ends the call.
+    const caller = new AbortController();
+    const slow = new ProcessorRegistry([listening], { timeoutMs: 60_000 }).get('listening');
+    const pending = slow.sale({} as never, { signal: caller.signal });
+    caller.abort(new Error('the client went away'));
+    await expect(pending).rejects.toThrow('the client went away');
+  });
+
+  it("binds a processor: every request carries its id, and the adapter's methods are read at each call", async () => {
+    const seen: unknown[] = [];
+    const recording: ProcessorAdapter = {
+      ...stuck,
+      name: 'recording',
+      sale: async (request) => (seen.push(request.processorId), { approved: true }) as never,
+      refund: async (request) => (seen.push(request.processorId), {}) as never,
+      lookup: async (request) => (seen.push(request.processorId), { found: false, detail: '' }),
+    };
+    const registry = new ProcessorRegistry([recording], { timeoutMs: 1000 });
+    const bound = registry.forProcessor({ id: 'proc-1', adapter: 'recording' });
+    await bound.sale({ reference: 'r' } as never);
+    await bound.refund({ reference: 'r' } as never);
+    await bound.lookup({ reference: 'r' } as never);
+    expect(seen).toEqual(['proc-1', 'proc-1', 'proc-1']);
+    registry.get('recording').sale = async () => ({ approved: false }) as never;
+    await expect(bound.sale({} as never)).resolves.toEqual({ approved: false });
+    expect(bound.capabilities).toBe(SIMULATOR_CAPABILITIES);
+    expect(() => registry.forProcessor({ id: 'x', adapter: 'nope' })).toThrow(/no processor adapter named "nope"/);
   });
 
   it('is PROCESSOR_TIMEOUT seconds, 20 by default, 1 to 600', () => {

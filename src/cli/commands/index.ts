@@ -6,8 +6,9 @@ import { databaseCommands } from './database.ts';
 import { gatewayUserCommands } from './gateway-users.ts';
 import { partnerCommands } from './partners.ts';
 import { pendingCommands } from './pending.ts';
+import { processorCommands } from './processors.ts';
 import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands, ...databaseCommands];
+export const commands: Command[] = [...partnerCommands, ...processorCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands, ...databaseCommands];

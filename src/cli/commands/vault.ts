@@ -44,13 +44,21 @@ export const vaultCommands: Command[] = [
         },
       });
       const current = result.currentKeyId;
+      // Processors' sealed credentials are re-sealed too (a pruned key would lose them).
+      const credentials = await (await ctx.services()).processorAccounts.reencryptAll();
       if (ctx.json) {
-        ctx.out(JSON.stringify(result));
+        ctx.out(JSON.stringify({ ...result, processorCredentials: credentials }));
         if (result.failed > 0) throw new Error(`${result.failed} token(s) could not be re-encrypted`);
+        if (credentials.failed > 0) throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
         return;
       }
       ctx.out(result.newKey ? `New vault key ${current} (in ${vault.describe()}).` : `VAULT_KEY is ${current}; no key was added (the environment holds the keys).`);
       ctx.out(`Re-encrypted ${result.reencrypted} token(s) under ${current}.`);
+      if (credentials.resealed > 0 || credentials.failed > 0) ctx.out(`Re-encrypted ${credentials.resealed} processor credential(s) under ${current}.`);
+      if (credentials.failed > 0) {
+        ctx.out(`${credentials.failed} processor credential(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
+        throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
+      }
       if (result.failed > 0) {
         ctx.out(`${result.failed} token(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
         throw new Error(`${result.failed} token(s) could not be re-encrypted`);
@@ -66,7 +74,9 @@ export const vaultCommands: Command[] = [
     summary: 'remove older keys that no token uses any more from the key file',
     usage: 'vault prune-keys',
     async run(ctx) {
-      const removed = await (await ctx.services()).vaultService.pruneKeys();
+      const { vaultService, processorAccounts } = await ctx.services();
+      // A key that seals a processor's credentials is in use too.
+      const removed = await vaultService.pruneKeys(await processorAccounts.keyIdsInUse());
       if (removed === undefined) {
         return ctx.out('The keys come from VAULT_KEY and VAULT_OLD_KEYS: remove old keys from the environment (payments vault status shows which are in use).');
       }

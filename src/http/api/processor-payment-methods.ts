@@ -30,11 +30,12 @@ export function processorPaymentMethodRoutes(app: FastifyInstance, services: Ser
       },
     },
     async (request) => {
-      const processor = await services.processors.resolve(request.partner, {
+      // Issue 30: the processor's active types that its adapter declares it can take.
+      const types = await services.processorAccounts.activePaymentMethodTypes(request.partner, {
         processorId: request.query.processorGuid,
         mkey: request.query.mKey,
       });
-      return processor.paymentMethodTypes.map((id) => ({
+      return types.map((id) => ({
         PaymentMethodTypeId: id,
         PaymentMethodTypeValue: PAYMENT_METHOD_TYPE_NAMES[id] ?? null,
       }));

@@ -1,5 +1,5 @@
 import type { PartnerKind } from '../../domain/partner.ts';
-import type { Db, DbOrTx } from '../../platform/database/database.ts';
+import type { Db, DbOrTx, Tx } from '../../platform/database/database.ts';
 import { sqlStateOf } from '../../platform/database/errors.ts';
 import { integrationSources, organizations, partners, processors } from '../../platform/database/schema/index.ts';
 import { ConflictError } from '../../platform/errors.ts';
@@ -123,13 +123,15 @@ export class PartnerRepository {
   }
 
   /** A ConflictError when the partner has a processor with this MKey already. */
-  async addProcessor(values: Omit<Processor, 'isDefault'>, isDefault: DefaultChoice): Promise<void> {
+  /** `withinTransaction`: more rows of the new processor, written in the same transaction. */
+  async addProcessor(values: Omit<Processor, 'isDefault'>, isDefault: DefaultChoice, withinTransaction?: (tx: Tx, processorId: string) => Promise<void>): Promise<void> {
     try {
       await this.#db.transaction(async (tx) => {
         const existing = await tx.select({ id: processors.id }).from(processors).where(eq(processors.partnerId, values.partnerId));
         const asDefault = isDefault(existing.length);
         if (asDefault) await tx.update(processors).set({ isDefault: false }).where(eq(processors.partnerId, values.partnerId));
         await tx.insert(processors).values({ ...values, isDefault: asDefault });
+        await withinTransaction?.(tx, values.id);
       });
     } catch (err) {
       if (uniqueViolation(err, PROCESSOR_MKEY_UNIQUE)) throw new ConflictError(`"${values.mkey}" is already the MKey of another processor of this partner`);

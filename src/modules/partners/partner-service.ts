@@ -3,7 +3,7 @@ import { type FeeSchedule, PAYMENT_NO_FEE_GROUP, scheduleProblems } from '../../
 import { PARTNER_KINDS, type PartnerKind } from '../../domain/partner.ts';
 import { GUID, type Ids } from '../../platform/ids.ts';
 import { digestsEqual, hashSecret, sha256, verifySecret } from '../../platform/secrets.ts';
-import type { DbOrTx } from '../../platform/database/database.ts';
+import type { DbOrTx, Tx } from '../../platform/database/database.ts';
 import { NotFoundError, OperatorInputError } from '../../platform/errors.ts';
 import type { ContractRepository } from './contract-repository.ts';
 import type { DefaultChoice, IntegrationSource, Organization, PartnerRepository, PartnerSummary, Processor } from './partner-repository.ts';
@@ -119,8 +119,16 @@ export class PartnerService {
     return this.#partners.listIntegrationSources(clientId);
   }
 
-  /** A ConflictError when the partner has a processor with this MKey already. */
-  async createProcessor(clientId: string, input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean }): Promise<string> {
+  /**
+   * A ConflictError when the partner has a processor with this MKey already. `adapter`: the
+   * processor adapter's name, 'simulator' unless given. `withinTransaction`: more rows of the new
+   * processor (its sealed credentials), written in the same transaction.
+   */
+  async createProcessor(
+    clientId: string,
+    input: { name: string; mkey?: string; paymentMethodTypes?: number[]; isDefault?: boolean; adapter?: string },
+    withinTransaction?: (tx: Tx, processorId: string) => Promise<void>,
+  ): Promise<string> {
     const partner = await this.getPartner(clientId);
     const types = input.paymentMethodTypes ?? DEFAULT_PAYMENT_METHOD_TYPES;
     for (const t of types) {
@@ -132,12 +140,13 @@ export class PartnerService {
         id,
         partnerId: partner.clientId,
         name: input.name.trim() || 'Simulator',
-        adapter: 'simulator',
+        adapter: input.adapter ?? 'simulator',
         mkey: input.mkey?.trim() || `mk-${this.#ids.secret(9)}`,
         paymentMethodTypes: [...new Set(types)].sort((a, b) => a - b),
         createdAt: this.#clock.now(),
       },
       firstIsDefault(input.isDefault),
+      withinTransaction,
     );
     return id;
   }

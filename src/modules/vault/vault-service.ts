@@ -85,11 +85,31 @@ export class VaultService {
     return { newKey: rotated, previousKeyId: rotated ? (previous ?? null) : null, ...result };
   }
 
-  /** Removes older keys that no token uses from the key file; undefined with VAULT_KEY (the environment holds the keys). */
-  async pruneKeys(): Promise<string[] | undefined> {
+  /**
+   * Removes older keys that no token uses, nor any of `alsoInUse` (keys of other sealed secrets),
+   * from the key file; undefined with VAULT_KEY (the environment holds the keys).
+   */
+  async pruneKeys(alsoInUse: readonly string[] = []): Promise<string[] | undefined> {
     if (this.#vault.kind === 'environment') return undefined;
-    const inUse = new Set(await this.#tokens.keyIdsInUse());
+    const inUse = new Set([...(await this.#tokens.keyIdsInUse()), ...alsoInUse]);
     return this.#vault.forgetKeysExcept(inUse);
+  }
+
+  /**
+   * Seals a secret that is not a card or account (a processor's credentials) under the vault's
+   * current key. `context` names its owner: a ciphertext copied to another owner does not open.
+   */
+  sealSecret(plain: string, context: string): { ciphertext: string; keyId: string } {
+    return this.#vault.seal(plain, context);
+  }
+
+  openSecret(ciphertext: string, context: string): string {
+    return this.#vault.open(ciphertext, context);
+  }
+
+  /** The key new secrets are sealed under (a rotation re-seals the others). */
+  currentKeyId(): string {
+    return this.#vault.currentKeyId();
   }
 
   /** A key for the pay page's form tokens: the vault's, or its own while the vault cannot seal. One per page server. */

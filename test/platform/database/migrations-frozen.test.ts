@@ -26,6 +26,7 @@ const SHIPPED: [string, string][] = [
   ['0016_volume_indexes.sql', 'd36bcc0a671fbba9'],
   ['0017_charity_names.sql', '59b73fe9157f4bf7'],
   ['0020_idempotency_keys.sql', '74a0074f1ad630cf'],
+  ['0022_processor_credentials.sql', 'deab5447dea23e52'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

@@ -8,3 +8,4 @@ export * from './paylinks.ts';
 export * from './lifecycle.ts';
 export * from './gateway.ts';
 export * from './idempotency.ts';
+export * from './processors.ts';
