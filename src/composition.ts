@@ -22,6 +22,7 @@ import { PaymentRepository } from './modules/payments/payment-repository.ts';
 import { PendingWrites } from './platform/pending-writes.ts';
 import { PendingPaymentService } from './modules/payments/held-outcome-service.ts';
 import { HeldOutcomeRepository } from './modules/payments/held-outcome-repository.ts';
+import { HeldOutcomeResolution } from './modules/payments/held-outcome-resolution.ts';
 import { PayLinkService } from './modules/paylinks/paylink-service.ts';
 import { PayLinkRepository } from './modules/paylinks/paylink-repository.ts';
 import { PayLinkResultRepository } from './modules/paylinks/result-repository.ts';
@@ -70,6 +71,8 @@ export interface Services {
   references: ReferenceService;
   /** Outcomes the database could not take when they were made, written again by a background job. */
   pendingWrites: PendingWrites;
+  /** Held payments, refunds and voids resolved from their processors' records. */
+  heldOutcomeResolution: HeldOutcomeResolution;
   processorAdapters: ProcessorRegistry;
   /** Processors with their acquirer's credentials (`payments processors`). */
   processorAccounts: ProcessorAccountService;
@@ -144,8 +147,18 @@ export function createServices(deps: {
   const payments = new PaymentService({ repository: new PaymentRepository(store), clock, ids, log, fees, adapters: processorAdapters, tokens, references, pendingWrites });
   const recurringProfiles = new RecurringProfileService({ repository: new RecurringProfileRepository(store.db), clock, ids, tokens, processors, references, fees });
   const billing = new BillingService({ repository: new BillingRepository(store), clock, ids, log, payments, retryDays: deps.config.billingRetryDays });
-  const refundsVoids = new RefundVoidService({ repository: new AdjustmentRepository(store), clock, ids, log, processors, adapters: processorAdapters, pendingWrites });
-  const pendingPayments = new PendingPaymentService({ repository: new HeldOutcomeRepository(store.sql), clock, refundsVoids });
+  const refundsVoids = new RefundVoidService({ repository: new AdjustmentRepository(store), clock, ids, log, processors, adapters: processorAdapters, pendingWrites, tokens });
+  const heldOutcomes = new HeldOutcomeRepository(store.sql);
+  const pendingPayments = new PendingPaymentService({ repository: heldOutcomes, clock, refundsVoids });
+  const heldOutcomeResolution = new HeldOutcomeResolution({
+    repository: heldOutcomes,
+    pending: pendingPayments,
+    adapters: processorAdapters,
+    pendingWrites,
+    clock,
+    log,
+    inFlightMs: deps.config.processorTimeoutMs + IN_FLIGHT_MARGIN_MS,
+  });
   const settlement = new SettlementService({ repository: new SettlementRepository(store), clock, ids, cutoffMinutes: deps.config.settlementCutoffMinutes, adapters: processorAdapters, processorTimeoutMs: deps.config.processorTimeoutMs });
   const { publicBaseUrl, providerName, providerUrl } = deps.config;
   const payLinks = new PayLinkService({ repository: new PayLinkRepository(store.db), clock, ids, fees, references, partners, tokens, site: { publicBaseUrl, providerName, providerUrl } });
@@ -159,7 +172,7 @@ export function createServices(deps: {
   // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
   const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
   const installation = new InstallationService({ repository: operations });
-  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /**
@@ -186,6 +199,9 @@ function drainBeforeClose(store: Store, ledger: SimulatorLedger): void {
   };
 }
 
+/** How long past its processor's deadline a request may still be writing its outcome. */
+const IN_FLIGHT_MARGIN_MS = 10_000;
+
 /** The jobs a server process runs beside the HTTP server. */
 export function backgroundJobs(services: Services): BackgroundJob[] {
   return [
@@ -196,6 +212,8 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'purge old pay link responseTokens', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.payLinkResults.prune() },
     // Outcomes the processor gave that the database could not take at the time (PendingWrites).
     { name: 'write outcomes kept while the database was unavailable', everyMs: 2_000, run: () => services.pendingWrites.writeAll() },
+    // Held outcomes from the processors' records; it records by this process's clock (an item's age).
+    { name: 'resolve held outcomes from the processors', everyMs: 30_000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.heldOutcomeResolution.run() },
     { name: 'purge expired idempotency keys', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.idempotency.purgeExpired() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.

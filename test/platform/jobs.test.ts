@@ -50,6 +50,7 @@ describe('the clock check of background jobs', () => {
       ['purge expired gateway sessions', true],
       ['purge old pay link responseTokens', true],
       ['write outcomes kept while the database was unavailable', false],
+      ['resolve held outcomes from the processors', true],
       ['purge expired idempotency keys', true],
       ['settlement', true],
       ['recurring billing', true],

@@ -10,9 +10,10 @@ import { NotFoundError, OperatorInputError, RecordUnknownError, ValidationError,
 import type { Ids } from '../../platform/ids.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { PendingWrites } from '../../platform/pending-writes.ts';
-import { type FollowUpResult, ProcessorNotReachedError } from '../../processors/processor.ts';
+import { type FollowUpRequest, type FollowUpResult, ProcessorNotReachedError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import type { ProcessorService } from '../partners/processor-service.ts';
+import type { TokenService } from '../vault/token-service.ts';
 import type { Payment } from '../payments/payment-record.ts';
 import { BY_OPERATOR, type ProcessorOutcome, tooYoung } from '../payments/processor-outcome.ts';
 import type { Adjustment, AdjustmentRepository } from './adjustment-repository.ts';
@@ -46,8 +47,19 @@ export class RefundVoidService {
   readonly #processors: ProcessorService;
   readonly #adapters: ProcessorRegistry;
   readonly #pendingWrites: PendingWrites;
+  readonly #tokens: Pick<TokenService, 'find' | 'reveal'>;
 
-  constructor(deps: { repository: AdjustmentRepository; clock: Clock; ids: Ids; log: Logger; processors: ProcessorService; adapters: ProcessorRegistry; pendingWrites: PendingWrites }) {
+  constructor(deps: {
+    repository: AdjustmentRepository;
+    clock: Clock;
+    ids: Ids;
+    log: Logger;
+    processors: ProcessorService;
+    adapters: ProcessorRegistry;
+    pendingWrites: PendingWrites;
+    tokens: Pick<TokenService, 'find' | 'reveal'>;
+  }) {
+    this.#tokens = deps.tokens;
     this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#ids = deps.ids;
@@ -130,8 +142,14 @@ export class RefundVoidService {
     const { payment, rail } = claim;
     let answer: FollowUpResult | undefined;
     try {
-      const adapter = this.#adapters.get(claim.adapter);
-      const request = { reference: adjustmentId, originalTransactionId: payment.transactionId ?? '', amountCents: payment.totalAmountCents, kind: rail };
+      const adapter = this.#adapters.forProcessor({ id: payment.processorId, adapter: claim.adapter });
+      const request = {
+        reference: adjustmentId,
+        originalTransactionId: payment.transactionId ?? '',
+        amountCents: payment.totalAmountCents,
+        kind: rail,
+        ...(kind === 'refund' && rail === 'ach' && adapter.capabilities.achRefundNeedsAccount ? { account: await this.#accountOf(payment) } : {}),
+      };
       answer = kind === 'void' ? await adapter.void(request) : await adapter.refund(request);
     } catch (err) {
       if (!(err instanceof ProcessorNotReachedError)) {
@@ -182,6 +200,23 @@ export class RefundVoidService {
       const message = `Processing error: the ${kind} could not be recorded, so it was not sent to the processor. It was not processed and nothing was changed; try again.`;
       await this.#complete(kind, claim, undefined, { unansweredMessage: message, tx });
     });
+  }
+
+  /**
+   * The bank account an ACH refund goes back to, for a processor that needs it: from the
+   * payment's stored token, when it has one (without it the adapter sends nothing).
+   */
+  async #accountOf(payment: Payment): Promise<FollowUpRequest['account']> {
+    const token = payment.tokenId ? await this.#tokens.find(payment.partnerId, payment.tokenId) : undefined;
+    if (!token || token.kind !== 'bank') return undefined;
+    return {
+      routingNumber: token.routingNumber ?? '',
+      accountNumber: await this.#tokens.reveal(token),
+      accountType: token.accountType ?? 1,
+      checkType: token.checkType ?? 1,
+      country: token.bankCountry ?? 'US',
+      nameOnAccount: token.nameOnAccount ?? payment.nameOnAccount ?? '',
+    };
   }
 
   /** The processor the request names, which must be the partner's (400 otherwise). */

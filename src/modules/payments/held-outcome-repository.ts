@@ -79,6 +79,30 @@ export interface PaymentCompletion {
   processStatus: number;
 }
 
+/** A held payment, refund or void as the resolution by look-up needs it. */
+export interface HeldRow {
+  kind: 'payment' | 'refund' | 'void';
+  id: string;
+  processor_id: string;
+  adapter: string;
+  sent_at: Date | string;
+  amount_cents: number | string;
+  original_transaction_id: string | null;
+}
+
+/** Held payments and refunds/voids still claiming theirs, sent at $1 or earlier, oldest first, at most $2. */
+const HELD_SQL = `
+(SELECT 'payment' AS kind, p.id, p.processor_id, pr.adapter, p.created_at AS sent_at, p.total_amount_cents AS amount_cents,
+        NULL::text AS original_transaction_id
+   FROM payments p JOIN processors pr ON pr.id = p.processor_id
+  WHERE p.${STILL_PENDING} AND p.created_at <= $1
+  ORDER BY p.created_at LIMIT $2)
+UNION ALL
+(SELECT a.kind, a.id, p.processor_id, pr.adapter, a.requested_at AS sent_at, a.amount_cents, p.transaction_id AS original_transaction_id
+   FROM payment_adjustments a JOIN payments p ON p.id = a.payment_id JOIN processors pr ON pr.id = p.processor_id
+  WHERE a.status = 'pending' AND a.requested_at <= $1
+  ORDER BY a.requested_at LIMIT $2)`;
+
 /** The statements of payments, refunds and voids whose outcome is unknown. */
 export class HeldOutcomeRepository {
   readonly #sql: SqlClient;
@@ -95,6 +119,11 @@ export class HeldOutcomeRepository {
   /** Refunds and voids still claiming their payment, requested at `before` or earlier, oldest first. */
   pendingAdjustments(before: string): Promise<ClaimRow[]> {
     return this.#sql.query<ClaimRow>(CLAIMS_SQL, [before]);
+  }
+
+  /** Held payments, refunds and voids sent at `before` or earlier (at most `limit` of each), for their processors to be asked. */
+  held(before: string, limit: number): Promise<HeldRow[]> {
+    return this.#sql.query<HeldRow>(HELD_SQL, [before, limit]);
   }
 
   async isPayment(id: string): Promise<boolean> {

@@ -130,7 +130,7 @@ export class PaymentService {
     if ('duplicate' in recorded) return recorded.duplicate;
     const { draft, paymentId, quote, instrument, refs } = recorded;
 
-    const adapter = this.#adapters.get(refs.processor.adapter);
+    const adapter = this.#adapters.forProcessor(refs.processor);
     let sale: SaleAnswer;
     try {
       sale = await adapter.sale(saleRequest(draft, instrument, input));

@@ -43,7 +43,8 @@ export function answerChanges(answer: SaleAnswer, now: Date): PaymentChanges {
   }
   const approved = answer.approved;
   return {
-    transactionId: answer.transactionId,
+    // An answer that made no transaction (an error) has none: two empty ids would collide.
+    transactionId: answer.transactionId || null,
     authCode: answer.authCode,
     responseCode: answer.responseCode,
     message: answer.message,

@@ -10,14 +10,8 @@ import { FakeAuthorizeNet } from './fake-authorizenet.ts';
  * The whole service with a partner whose processor is the Authorize.Net adapter (pointed at the
  * local fake): the payment API, refunds and voids, the pay page, recurring billing on a token made
  * over SOAP, and a held payment resolved by the look-up.
- *
- * WIRED: the payments and adjustments modules call their adapter through
- * `ProcessorRegistry.forProcessor` and record an error answer's empty transaction id as none, the
- * lead's wiring (docs/processors.md, "Wiring"). Until it is merged the adapter is never told which
- * processor a payment is for and sends nothing, so these tests are skipped; they pass with the
- * wiring applied (run before this branch was handed over).
+
  */
-const WIRED = false;
 
 // Gateway logins verify a scrypt hash (seconds on a busy machine).
 vi.setConfig({ testTimeout: 120_000 });
@@ -43,7 +37,7 @@ const card = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe.skipIf(!WIRED)('the service with an Authorize.Net processor', () => {
+describe('the service with an Authorize.Net processor', () => {
   beforeAll(async () => {
     fake = await FakeAuthorizeNet.start([{ name: LOGIN, transactionKey: KEY }]);
     ctx = await createTestContext({ config: { authorizeNetSandboxUrl: fake.url } });
