@@ -33,7 +33,31 @@ export const AWAITING_ANSWER = [PaymentResult.Pending, PaymentResult.Processing]
 const INSERT_PAYMENT_SQL = `INSERT INTO payments (${INSERT_COLUMNS.map(([, c]) => c.name).join(', ')})
   VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id, payment_id`;
 
-/** The pending payment and its lines in one statement; the lines travel as one jsonb parameter after the payment's columns. */
+/** The parameter ($n) of a column in INSERT_PAYMENT_SQL. */
+const param = (name: string) => `$${INSERT_COLUMNS.findIndex(([, c]) => c.name === name) + 1}`;
+
+/**
+ * When the insert is refused, the live payment holding the bill date (a recurring charge) or the
+ * TranId, read in the same statement: each branch runs only when nothing was inserted and its key
+ * was given (one-time filters), on the unique index the refusal came from. A payment committed
+ * by a concurrent request after this statement began is not seen: the refusal then names none.
+ */
+const HOLDER_SQL = `
+UNION ALL
+(SELECT NULL, NULL, h.id, h.payment_result, h.created_at FROM payments h
+  WHERE NOT EXISTS (SELECT 1 FROM p) AND ${param('recurring_profile_id')}::uuid IS NOT NULL
+    AND h.recurring_profile_id = ${param('recurring_profile_id')}::uuid AND h.bill_date = ${param('bill_date')}::date AND h.payment_result <> 4 LIMIT 1)
+UNION ALL
+(SELECT NULL, NULL, h.id, h.payment_result, h.created_at FROM payments h
+  WHERE NOT EXISTS (SELECT 1 FROM p) AND ${param('recurring_profile_id')}::uuid IS NULL
+    AND h.integration_source_id = ${param('integration_source_id')}::uuid AND h.tran_id = ${param('tran_id')}::text
+    AND h.duplicate_checked AND h.tran_id IS NOT NULL AND h.payment_result <> 4 LIMIT 1)`;
+
+/**
+ * The pending payment and its lines in one statement; the lines travel as one jsonb parameter
+ * after the payment's columns. Refused, it answers the live payment that holds its TranId or bill
+ * date instead.
+ */
 const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
   INSERT INTO payment_lines (payment_id, line_no, transaction_source_group_id, external_line_id, amount_cents, tip_cents, tax_cents,
                              pay_fee, commission_rate_override, card_processing_fee_override, payment_amount_cents, total_fees_cents, fees)
@@ -43,7 +67,7 @@ const INSERT_WITH_LINES_SQL = `WITH p AS (${INSERT_PAYMENT_SQL}), l AS (
        amount_cents bigint, tip_cents bigint, tax_cents bigint, pay_fee boolean, commission_rate_override text,
        card_processing_fee_override text, payment_amount_cents bigint, total_fees_cents bigint, fees jsonb)
   RETURNING 1)
-SELECT p.id, p.payment_id FROM p`;
+(SELECT p.id, p.payment_id, NULL::uuid AS live_id, NULL::smallint AS live_result, NULL::timestamptz AS live_created FROM p)${HOLDER_SQL}`;
 
 /** The live payment that holds a TranId of an integration source, or a bill date of a recurring profile. */
 export interface LivePayment {
@@ -94,24 +118,18 @@ export class PaymentRepository {
    * Returns its PaymentId, or undefined when a unique index refused it: the duplicate-TranId
    * rule's (payments_tran_id_once) or a recurring bill date's (payments_recurring_bill_once).
    */
-  async insert(draft: PaymentDraft, lines: readonly FeeBreakdown[], inputs: readonly FeeLineInput[]): Promise<number | undefined> {
+  async insert(draft: PaymentDraft, lines: readonly FeeBreakdown[], inputs: readonly FeeLineInput[]): Promise<{ paymentId: number } | { refused: true; live?: LivePayment }> {
     const params = INSERT_COLUMNS.map(([key, column]) => {
       const value = draft[key as keyof PaymentDraft];
       return value === undefined || value === null ? null : column.mapToDriverValue(value);
     });
-    const [inserted] = await this.#sql.query<{ payment_id: number | string }>(INSERT_WITH_LINES_SQL, [...params, JSON.stringify(lineRows(draft.id, lines, inputs))], PREPARED);
-    return inserted ? Number(inserted.payment_id) : undefined;
-  }
-
-  /** The live payment holding `draft`'s bill date (a recurring charge) or TranId (duplicate checking on). */
-  async livePaymentHolding(draft: PaymentDraft): Promise<LivePayment | undefined> {
-    const [live] = await this.#sql.query<{ id: string; payment_result: number; created_at: Date | string }>(
-      draft.recurringProfileId
-        ? 'SELECT id, payment_result, created_at FROM payments WHERE recurring_profile_id = $1 AND bill_date = $2 AND payment_result <> 4 LIMIT 1'
-        : 'SELECT id, payment_result, created_at FROM payments WHERE integration_source_id = $1 AND tran_id = $2 AND duplicate_checked AND payment_result <> 4 LIMIT 1',
-      draft.recurringProfileId ? [draft.recurringProfileId, draft.billDate] : [draft.integrationSourceId, draft.tranId],
+    const [row] = await this.#sql.query<{ payment_id: number | string | null; live_id: string | null; live_result: number | null; live_created: Date | string | null }>(
+      INSERT_WITH_LINES_SQL,
+      [...params, JSON.stringify(lineRows(draft.id, lines, inputs))],
+      PREPARED,
     );
-    return live ? { id: live.id, paymentResult: live.payment_result, createdAt: new Date(live.created_at) } : undefined;
+    if (row?.payment_id !== null && row?.payment_id !== undefined) return { paymentId: Number(row.payment_id) };
+    return { refused: true, ...(row?.live_id ? { live: { id: row.live_id, paymentResult: row.live_result!, createdAt: new Date(row.live_created!) } } : {}) };
   }
 
   /** A payment by PaymentGuid alone. */

@@ -18,7 +18,7 @@ import { type Instrument, bad, saleRequest, sentInstrument, tokenInstrument } fr
 import { type PaymentReferences, paymentDraft, tokenColumns } from './payment-draft.ts';
 import type { AchPaymentInput, CardPaymentInput, PaymentInputCommon } from './payment-input.ts';
 import type { PaymentChanges, PaymentDraft, PaymentRecord } from './payment-record.ts';
-import type { PaymentRepository } from './payment-repository.ts';
+import type { LivePayment, PaymentRepository } from './payment-repository.ts';
 import { type Validated, type ValidatedMethod, validateAchPayment, validateCardPayment } from './payment-validation.ts';
 import { HELD_WHILE_UNRECORDED, type SaleAnswer, UNKNOWN_OUTCOME_MESSAGE, answerChanges, notSentChanges } from './sale-outcome.ts';
 
@@ -171,16 +171,17 @@ export class PaymentService {
     if (totalCents > MAX_CENTS) throw bad(Rule.OutOfRange, 'lines', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
     const draft = paymentDraft(this.#ids.uuid(), this.#clock.now(), partner, input, instrument, refs, totalCents);
-    let paymentId: number | undefined;
+    let inserted: Awaited<ReturnType<PaymentRepository['insert']>>;
     try {
-      paymentId = await this.#repository.insert(draft, quote.lines, input.lines);
+      inserted = await this.#repository.insert(draft, quote.lines, input.lines);
     } catch (err) {
       if (surelyNotApplied(err)) throw err;
       // The Pending row may have been written, and it will never be sent to the processor.
       this.#pendingWrites.keep(draft.id, 'payment never sent to the processor', () => this.#repository.complete(draft.id, notSentChanges(this.#clock.now())));
       throw new RecordUnknownError(draft.id, err);
     }
-    if (paymentId === undefined) return { duplicate: await this.#recordDuplicate(draft, quote.lines, input.lines) };
+    if ('refused' in inserted) return { duplicate: await this.#recordDuplicate(draft, quote.lines, input.lines, inserted.live) };
+    const { paymentId } = inserted;
     return { draft, paymentId, quote, instrument, refs };
   }
 
@@ -233,12 +234,12 @@ export class PaymentService {
   }
 
   /** A refused duplicate is recorded too (duplicate-tran-id.ts): the attempt has a PaymentGuid. */
-  async #recordDuplicate(draft: PaymentDraft, lines: FeeBreakdown[], inputs: PaymentInputCommon['lines']): Promise<PaymentRecord> {
-    const live = await this.#repository.livePaymentHolding(draft);
+  async #recordDuplicate(draft: PaymentDraft, lines: FeeBreakdown[], inputs: PaymentInputCommon['lines'], live: LivePayment | undefined): Promise<PaymentRecord> {
     const refused = { ...draft, ...refusedDuplicate(draft, live, this.#clock.now(), this.#adapters.timeoutMs ?? DEFAULT_PROCESSOR_DEADLINE_MS) } as PaymentDraft;
-    await this.#repository.insert(refused, lines, inputs);
-    const saved = await this.#repository.find(refused.id);
-    return { payment: saved!, lines };
+    const written = await this.#repository.insert(refused, lines, inputs);
+    // A Failed attempt is outside the unique indexes: it is always written.
+    if (!('paymentId' in written)) throw new Error('a refused attempt was refused again');
+    return { payment: this.#repository.writtenRow(refused, written.paymentId, {}), lines };
   }
 
   /**
