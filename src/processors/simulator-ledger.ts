@@ -1,6 +1,7 @@
 import type { Cents } from '../domain/money.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { SqlClient } from '../platform/database/database.ts';
+import { DatabaseUnavailableError, findError } from '../platform/errors.ts';
 
 /** One thing the simulator did: a sale, refund or void, by our reference. */
 export interface LedgerEntry {
@@ -63,6 +64,9 @@ const PREPARED = { prepare: true } as const;
  */
 export const LEDGER_FLUSH_DELAY_MS = 10;
 
+/** How soon entries the database could not take are written again. */
+const RETRY_AFTER_MS = 250;
+
 /**
  * The ledger in the `simulator_ledger` table (migration 0022). The simulator answers without
  * waiting for the write: entries gather for LEDGER_FLUSH_DELAY_MS and go in one statement, one at
@@ -70,7 +74,8 @@ export const LEDGER_FLUSH_DELAY_MS = 10;
  * simulator's ledger"). Its look-ups first write this process's entries. The store is closed
  * after the ledger has drained (the composition root sees to it); a process killed between an
  * answer and its flush loses those entries, and their look-ups say "not found", as for a call
- * that never reached the processor. A failed write is reported through `onLost`.
+ * that never reached the processor. A write the database cannot take now is made again; one it
+ * refuses is reported through `onLost`.
  */
 export class SqlSimulatorLedger implements SimulatorLedger {
   readonly #sql: SqlClient;
@@ -138,6 +143,12 @@ export class SqlSimulatorLedger implements SimulatorLedger {
         PREPARED,
       );
     } catch (err) {
+      // The processor's records outlast our database's outages: written again once it answers.
+      if (findError(err, DatabaseUnavailableError)) {
+        this.#queue.unshift(...batch);
+        this.#timer ??= setTimeout(() => this.#flush(), RETRY_AFTER_MS);
+        return;
+      }
       this.#onLost(batch.length, err);
     }
   }

@@ -72,6 +72,35 @@ function translateFailures<T extends object>(target: T, methods: (keyof T & stri
   return target;
 }
 
+/**
+ * A client checked out of the pool gives itself back when its connection ends (the server went
+ * away, an administrator ended it). A caller that loses track of it before releasing it would
+ * otherwise keep it out of the pool for good: Drizzle's transaction sends BEGIN before its
+ * try/finally, so a connection lost at that moment was never released, and after as many such
+ * losses as the pool's size every request waited for a connection until it timed out. A release
+ * after that one (the caller's own) does nothing.
+ */
+function releaseWhenConnectionEnds(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  (pool as { connect: unknown }).connect = (callback?: unknown) => {
+    if (callback !== undefined) return (pool.constructor.prototype.connect as (cb: unknown) => void).call(pool, callback);
+    return connect().then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      const onEnd = () => give(new Error('the connection ended'));
+      const give = (err?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        client.removeListener('end', onEnd);
+        release(err);
+      };
+      client.once('end', onEnd);
+      client.release = give;
+      return client;
+    });
+  };
+}
+
 /** PostgreSQL's int8 and numeric arrive as strings from `pg`; dates stay Date objects. */
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /** A SQL date is a calendar day: kept as yyyy-MM-dd text, never a Date in the process's time zone. */
@@ -165,6 +194,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
     // instead of holding it, and the pool, for as long as it lasts (an outage audit).
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
+  releaseWhenConnectionEnds(pool);
   translateFailures(pool, ['query', 'connect']);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
