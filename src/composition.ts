@@ -29,6 +29,8 @@ import { DatabaseIdentityService } from './modules/operations/database-identity-
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
+import { ReportRepository } from './modules/reports/report-repository.ts';
+import { ReportService } from './modules/reports/report-service.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -61,9 +63,14 @@ export interface Services {
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
   databaseIdentity: DatabaseIdentityService;
+  reports: ReportService;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
+/**
+ * `reportStore`: where transaction reports read (a read replica, DATABASE_REPLICA_URL); the
+ * store when there is none. The caller opens and closes it.
+ */
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault; reportStore?: Store }): Services {
   const { store, clock, ids, log } = deps;
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
@@ -90,7 +97,14 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
-  return { ...deps, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
+  const reportStore = deps.reportStore ?? store;
+  const reports = new ReportService({
+    repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore) }),
+    clock,
+    log,
+    exportConcurrency: deps.config.reportExportConcurrency,
+  });
+  return { ...deps, reports, sessions, partners, processors, references, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 
 /** The jobs a server process runs beside the HTTP server. */

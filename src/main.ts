@@ -12,7 +12,7 @@ import { backgroundJobs, createServices, type Services } from './composition.ts'
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
 import { DatabaseUnavailableError, findError } from './platform/errors.ts';
-import { openStore } from './platform/database/database.ts';
+import { openPostgres, openStore } from './platform/database/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './modules/payments/processor-outcome.ts';
 import { checkVaultKeysAtStart } from './modules/vault/key-check.ts';
 import { CLOCK_SKEW_LIMIT_MS, clockSkewMs } from './modules/operations/clock-agreement.ts';
@@ -119,7 +119,9 @@ async function main() {
   }
 
   const store = await openStore(config);
-  const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
+  // Transaction reports read from the replica when there is one (its schema is the primary's).
+  const reportStore = config.databaseReplicaUrl ? openPostgres(config.databaseReplicaUrl, config.databasePoolSize) : undefined;
+  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await checkVaultKeysAtStart(services, app.log);
@@ -182,6 +184,7 @@ async function main() {
       const jobsStopped = jobs.stop();
       await app.close();
       await jobsStopped;
+      await reportStore?.close();
       await store.close();
     } finally {
       lock?.release();

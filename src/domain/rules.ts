@@ -78,6 +78,15 @@ export const Rule = {
   CharityEinInvalid: 'CharityEinInvalid',
   /** Charity search: EIN is in the other country's form (a BN with CharitySource 1, or a dashed EIN with 2). */
   CharityEinOfOtherSource: 'CharityEinOfOtherSource',
+  // Transaction reports (src/modules/reports).
+  /** Reports: a filter or sort column names no field of the report row. */
+  ReportFieldUnknown: 'ReportFieldUnknown',
+  /** Reports: the filter's operation does not apply to its field's type (Contains on an amount). */
+  ReportOperationNotForField: 'ReportOperationNotForField',
+  /** Reports: a filter value is not one of its field (a date not yyyy-MM-dd), or there are too few or too many values for the operation. */
+  ReportFilterValueInvalid: 'ReportFilterValueInvalid',
+  /** Reports: a column sorted by twice, or two sort columns with the same Order. */
+  ReportSortInvalid: 'ReportSortInvalid',
 } as const;
 
 export type RuleName = keyof typeof Rule;

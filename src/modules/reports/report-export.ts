@@ -1,0 +1,158 @@
+import { once } from 'node:events';
+import { PassThrough, Readable, type Writable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import { REPORT_FIELDS } from './report-fields.ts';
+import { HEADER, csvRecord, excelFormat, excelRow } from './report-cells.ts';
+import type { RowBatches } from './report-repository.ts';
+import type { ReportRow } from './report-fields.ts';
+
+/**
+ * The export files, written as their rows are read: a batch of rows is read from the database
+ * only when the client has taken the bytes of the one before (backpressure), so memory holds a
+ * batch or so whatever the export's size. Destroying the stream (the client went away) stops
+ * the query.
+ */
+
+export type ExportFormat = 'csv' | 'excel';
+
+export const EXPORT_CONTENT_TYPES: Readonly<Record<ExportFormat, string>> = {
+  csv: 'text/csv; charset=utf-8',
+  excel: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = { csv: 'csv', excel: 'xlsx' };
+
+/** Excel's rows per sheet (1,048,576) less the header: an export with more continues on another sheet. */
+export const EXCEL_ROWS_PER_SHEET = 1_048_575;
+
+/** RFC 4180: CRLF between records, fields with a comma, quote or line break quoted (every text field here). */
+const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_string: true } as const;
+
+/** A Readable that pulls each batch when the reader asks for more, and stops the query when destroyed. */
+class BatchReadable extends Readable {
+  readonly #batches: RowBatches;
+  readonly #encode: (rows: ReportRow[], first: boolean) => string;
+  #pending: ReportRow[] | undefined;
+  #first = true;
+  #busy = false;
+
+  constructor(batches: RowBatches, firstBatch: ReportRow[], encode: (rows: ReportRow[], first: boolean) => string) {
+    super({ highWaterMark: 256 * 1024 });
+    this.#batches = batches;
+    this.#pending = firstBatch;
+    this.#encode = encode;
+  }
+
+  override _read(): void {
+    if (this.#busy) return;
+    this.#busy = true;
+    this.#next().catch((err: unknown) => this.destroy(err as Error));
+  }
+
+  async #next(): Promise<void> {
+    const rows = this.#pending ?? (await this.#batches.next());
+    this.#pending = undefined;
+    if (this.destroyed) return;
+    if (rows.length === 0 && !this.#first) {
+      await this.#batches.close();
+      this.push(null);
+      return;
+    }
+    const text = this.#encode(rows, this.#first);
+    this.#first = false;
+    this.#busy = false;
+    // An empty report still has its header; a batch that encodes to nothing asks for the next.
+    if (rows.length === 0) {
+      this.push(text);
+      this._read();
+      return;
+    }
+    this.push(text);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#batches.close().then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+}
+
+/** The report as CSV (RFC 4180, UTF-8, a header row of the field names), written by csv-stringify. */
+export function csvExport(batches: RowBatches, firstBatch: ReportRow[]): Readable {
+  return new BatchReadable(batches, firstBatch, (rows, first) => {
+    const records = rows.map(csvRecord);
+    return stringify(first ? [HEADER as string[], ...records] : records, CSV_OPTIONS);
+  });
+}
+
+/** Waits until none of `streams` holds more than its buffer (or `signal` aborts). */
+async function drained(streams: readonly Writable[], signal: AbortSignal): Promise<void> {
+  for (const stream of streams) {
+    if (stream.writableNeedDrain && !stream.destroyed) await once(stream, 'drain', { signal });
+  }
+}
+
+/**
+ * The streams a worksheet writes its XML into, on its way to the zip: exceljs writes without
+ * waiting for them, so the writer waits here until they have drained.
+ */
+function sheetPipes(sheet: ExcelJS.Worksheet): Writable[] {
+  const stream = (sheet as unknown as { stream?: { pipes?: Writable[] } }).stream;
+  return stream?.pipes ?? [];
+}
+
+/**
+ * The report as an Excel workbook (.xlsx) from exceljs's streaming WorkbookWriter: one sheet
+ * "Transactions" (more past Excel's row limit), a header row, typed cells (amounts and dates).
+ */
+export function excelExport(batches: RowBatches, firstBatch: ReportRow[], created: Date): Readable {
+  const out = new PassThrough({ highWaterMark: 256 * 1024 });
+  const abort = new AbortController();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.created = created;
+  workbook.modified = created;
+  workbook.creator = 'Payments';
+  const columns = REPORT_FIELDS.map((field) => ({ header: field.name, key: field.key, width: Math.max(12, field.name.length + 2), style: excelFormat(field) ? { numFmt: excelFormat(field)! } : {} }));
+  let sheetCount = 0;
+  const newSheet = () => {
+    sheetCount += 1;
+    const sheet = workbook.addWorksheet(sheetCount === 1 ? 'Transactions' : `Transactions ${sheetCount}`, { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = columns;
+    return sheet;
+  };
+
+  const write = async () => {
+    let sheet = newSheet();
+    let rowsInSheet = 0;
+    let rows = firstBatch;
+    while (rows.length > 0 && !abort.signal.aborted) {
+      for (const row of rows) {
+        if (rowsInSheet === EXCEL_ROWS_PER_SHEET) {
+          sheet.commit();
+          sheet = newSheet();
+          rowsInSheet = 0;
+        }
+        sheet.addRow(excelRow(row)).commit();
+        rowsInSheet += 1;
+      }
+      await drained([...sheetPipes(sheet), out], abort.signal);
+      rows = await batches.next();
+    }
+    await batches.close();
+    if (abort.signal.aborted) return;
+    sheet.commit();
+    await workbook.commit();
+  };
+
+  // The client went away (or the write failed): stop reading rows and free the query.
+  out.once('close', () => {
+    abort.abort();
+    void batches.close();
+  });
+  write().catch((err: unknown) => {
+    if (!abort.signal.aborted) out.destroy(err as Error);
+  });
+  return out;
+}
