@@ -309,7 +309,15 @@ export class ReportRepository {
     if (this.#openCursor) {
       const statement = exportStatement(scope, criteria);
       const cursor = await this.#openCursor<ReportRow>(statement.text, statement.params);
-      return { next: () => cursor.read(batchRows), close: () => cursor.close() };
+      return {
+        next: async () => {
+          const rows = await cursor.read(batchRows);
+          // The last batch gives the connection back at once, whoever forgets to close.
+          if (rows.length < batchRows) await cursor.close();
+          return rows;
+        },
+        close: () => cursor.close(),
+      };
     }
     return this.#keysetBatches(scope, criteria, batchRows);
   }
