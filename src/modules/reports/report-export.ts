@@ -87,10 +87,18 @@ export function csvExport(batches: RowBatches, firstBatch: ReportRow[]): Readabl
   });
 }
 
+/**
+ * Whether a stream holds more than its buffer. exceljs's zip (archiver) uses readable-stream 2,
+ * whose streams predate `writableNeedDrain`: their state says it.
+ */
+function needsDrain(stream: Writable): boolean {
+  return stream.writableNeedDrain ?? (stream as unknown as { _writableState?: { needDrain?: boolean } })._writableState?.needDrain ?? false;
+}
+
 /** Waits until none of `streams` holds more than its buffer (or `signal` aborts). */
 async function drained(streams: readonly Writable[], signal: AbortSignal): Promise<void> {
   for (const stream of streams) {
-    if (stream.writableNeedDrain && !stream.destroyed) await once(stream, 'drain', { signal });
+    if (needsDrain(stream) && !stream.destroyed) await once(stream, 'drain', { signal });
   }
 }
 
@@ -104,6 +112,27 @@ function sheetPipes(sheet: ExcelJS.Worksheet): Writable[] {
 }
 
 /**
+ * exceljs works out each cell's style id afresh (every cell holds its own copy of its column's
+ * style, and the id is found by writing the style's XML): four times the cost of the rest of the
+ * row. Columns here differ only by number format, so the id of a format and cell type is kept.
+ */
+function rememberStyles(workbook: ExcelJS.stream.xlsx.WorkbookWriter): void {
+  const styles = (workbook as unknown as { styles?: { addStyleModel?: (model: { numFmt?: string } | undefined, cellType: number) => number } }).styles;
+  const addStyleModel = styles?.addStyleModel?.bind(styles);
+  if (!styles || !addStyleModel) return;
+  const ids = new Map<string, number>();
+  styles.addStyleModel = (model, cellType) => {
+    const key = `${model?.numFmt ?? ''}|${cellType}`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = addStyleModel(model, cellType);
+      ids.set(key, id);
+    }
+    return id;
+  };
+}
+
+/**
  * The report as an Excel workbook (.xlsx) from exceljs's streaming WorkbookWriter: one sheet
  * "Transactions" (more past Excel's row limit), a header row, typed cells (amounts and dates).
  */
@@ -111,6 +140,7 @@ export function excelExport(batches: RowBatches, firstBatch: ReportRow[], create
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const abort = new AbortController();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  rememberStyles(workbook);
   workbook.created = created;
   workbook.modified = created;
   workbook.creator = 'Payments';

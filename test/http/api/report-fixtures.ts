@@ -47,12 +47,16 @@ export async function seedReportPayments(ctx: TestContext): Promise<ReportFixtur
         Transactions: [{ TransactionSourceGroupId: '1', Amount: '250.00', PayFee: true }],
       },
     }),
-    c: await payAt(ctx, '2026-02-01T00:00:00Z', { kind: 'ach', body: { TranId: 'r-3', OrganizationGuid: org2, FirstName: INJECTIONS.tab, LastName: 'O"Brien, Jr.\r\nIII' } }),
-    d: await payAt(ctx, '2026-02-01T12:00:00Z', { body: { TranId: 'r-4', CardNum: '4000000000000002', FirstName: INJECTIONS.carriageReturn, Transactions: [{ TransactionSourceGroupId: '1', Amount: '75.00' }] } }),
+    c: await payAt(ctx, '2026-02-01T00:00:00Z', { kind: 'ach', body: { TranId: 'r-3', OrganizationGuid: org2, LastName: 'O"Brien, Jr.\r\nIII' } }),
+    d: await payAt(ctx, '2026-02-01T12:00:00Z', { body: { TranId: 'r-4', CardNum: '4000000000000002', Transactions: [{ TransactionSourceGroupId: '1', Amount: '75.00' }] } }),
     e: await payAt(ctx, '2026-02-03T12:00:00Z', { body: { TranId: 'r-5', Transactions: [{ TransactionSourceGroupId: '1', Amount: '20.00' }] } }),
     f: await payAt(ctx, '2026-02-04T12:00:00Z', { body: { TranId: 'r-6', Transactions: [{ TransactionSourceGroupId: '1', Amount: '30.00' }] } }),
     g: await payAt(ctx, '2026-02-04T13:00:00Z', { body: { TranId: 'r-7', Transactions: [{ TransactionSourceGroupId: '1', Amount: '40.00' }] } }),
   };
+  // The API trims names; a payer name that begins with a tab or a carriage return can still come
+  // from elsewhere (the pay page, an older version), so two are stored as such.
+  await ctx.store.sql.query('UPDATE payments SET first_name = $2 WHERE id = $1', [paid.c.PaymentGuid, INJECTIONS.tab]);
+  await ctx.store.sql.query('UPDATE payments SET first_name = $2 WHERE id = $1', [paid.d.PaymentGuid, INJECTIONS.carriageReturn]);
   ctx.clock.set('2026-02-03T13:00:00Z');
   expectOk(await adjust(ctx, 'void', { PaymentGuid: paid.e.PaymentGuid, Reason: 'changed mind' }));
   ctx.clock.set('2026-02-05T03:00:00Z');
