@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   gateway: () => import('./gateway.ts'),
   lifecycle: () => import('./lifecycle.ts'),
   billing: () => import('./billing.ts'),
+  reports: () => import('./reports.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });

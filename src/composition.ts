@@ -99,7 +99,7 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const databaseIdentity = new DatabaseIdentityService(store.db);
   const reportStore = deps.reportStore ?? store;
   const reports = new ReportService({
-    repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore) }),
+    repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore), copyOut: reportStore.copyOut?.bind(reportStore) }),
     clock,
     log,
     exportConcurrency: deps.config.reportExportConcurrency,

@@ -2,37 +2,25 @@ import { formatCents } from '../../domain/money.ts';
 import { REPORT_FIELDS, type ReportField, type ReportRow, shownValue } from './report-fields.ts';
 
 /**
- * A report row as the cells of an exported file, one per field of REPORT_FIELDS, in order. Text
- * that a spreadsheet would read as a formula is neutralised here, for CSV and Excel alike.
+ * The cells of the exported files. CSV cells are written by the database (the repository's CSV
+ * columns, for PostgreSQL's COPY and for csv-stringify alike); Excel cells here, from the typed
+ * rows. Both neutralise text a spreadsheet would run as a formula, by FORMULA_STARTS.
  */
 
 /**
  * OWASP's CSV injection defence: a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage
- * return is read as a formula by spreadsheets (`=HYPERLINK(...)` in a payer's name); a leading
- * apostrophe makes it text, and shows as nothing in Excel and LibreOffice.
+ * return is read as a formula by spreadsheets (`=HYPERLINK(...)` in a payer's name), and so are
+ * their full-width forms, which Apple Numbers folds into them; a leading apostrophe makes the
+ * cell text. Amounts are numbers and not touched (a negative NetAmount is a number, not a formula).
  */
+export const FORMULA_STARTS: readonly string[] = ['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
+
 export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return text.length > 0 && FORMULA_STARTS.includes(text[0]!) ? `'${text}` : text;
 }
 
 /** The header row: the fields' names. */
 export const HEADER: readonly string[] = REPORT_FIELDS.map((f) => f.name);
-
-/**
- * A CSV record: amounts as exact decimals (108.44), instants in ISO 8601 UTC, days yyyy-MM-dd,
- * numbers as digits, text neutralised; a missing value is undefined (an empty field).
- */
-export function csvRecord(row: ReportRow): (string | undefined)[] {
-  return REPORT_FIELDS.map((field) => csvCell(field, row));
-}
-
-function csvCell(field: ReportField, row: ReportRow): string | undefined {
-  const value = shownValue(field, row);
-  if (value === null || value === undefined) return undefined;
-  if (field.type === 'amount' && !field.showsName) return formatCents(value as number);
-  if (value instanceof Date) return value.toISOString();
-  return typeof value === 'string' ? neutralise(value) : String(value);
-}
 
 /** What an Excel cell holds: numbers and instants as such (typed cells), text neutralised. */
 export type ExcelCell = string | number | Date | null;

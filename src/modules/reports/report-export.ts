@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import { PassThrough, Readable, type Writable } from 'node:stream';
+import { PassThrough, Readable, Transform, type Writable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { REPORT_FIELDS } from './report-fields.ts';
-import { HEADER, csvRecord, excelFormat, excelRow } from './report-cells.ts';
-import type { RowBatches } from './report-repository.ts';
+import { HEADER, excelFormat, excelRow } from './report-cells.ts';
+import type { Batches, CsvSource, RowBatches } from './report-repository.ts';
 import type { ReportRow } from './report-fields.ts';
 
 /**
@@ -26,18 +26,25 @@ export const EXPORT_EXTENSIONS: Readonly<Record<ExportFormat, string>> = { csv: 
 /** Excel's rows per sheet (1,048,576) less the header: an export with more continues on another sheet. */
 export const EXCEL_ROWS_PER_SHEET = 1_048_575;
 
-/** RFC 4180: CRLF between records, fields with a comma, quote or line break quoted (every text field here). */
-const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_string: true } as const;
+/**
+ * RFC 4180, as PostgreSQL's COPY writes it: CRLF after every record, a field quoted when it
+ * holds a comma, a quote or a line break, and an empty text quoted ("") where a missing value is
+ * nothing at all.
+ */
+const CSV_OPTIONS = {
+  record_delimiter: '\r\n',
+  cast: { string: (value: string) => (value === '' ? { value, quoted_empty: true } : value) },
+};
 
 /** A Readable that pulls each batch when the reader asks for more, and stops the query when destroyed. */
-class BatchReadable extends Readable {
-  readonly #batches: RowBatches;
-  readonly #encode: (rows: ReportRow[], first: boolean) => string;
-  #pending: ReportRow[] | undefined;
+class BatchReadable<T> extends Readable {
+  readonly #batches: Batches<T>;
+  readonly #encode: (rows: T[], first: boolean) => string;
+  #pending: T[] | undefined;
   #first = true;
   #busy = false;
 
-  constructor(batches: RowBatches, firstBatch: ReportRow[], encode: (rows: ReportRow[], first: boolean) => string) {
+  constructor(batches: Batches<T>, firstBatch: T[] | undefined, encode: (rows: T[], first: boolean) => string) {
     super({ highWaterMark: 256 * 1024 });
     this.#batches = batches;
     this.#pending = firstBatch;
@@ -79,11 +86,55 @@ class BatchReadable extends Readable {
   }
 }
 
-/** The report as CSV (RFC 4180, UTF-8, a header row of the field names), written by csv-stringify. */
-export function csvExport(batches: RowBatches, firstBatch: ReportRow[]): Readable {
-  return new BatchReadable(batches, firstBatch, (rows, first) => {
-    const records = rows.map(csvRecord);
-    return stringify(first ? [HEADER as string[], ...records] : records, CSV_OPTIONS);
+const CR_LF = Buffer.from('\r\n');
+
+/**
+ * COPY ends each record with LF; RFC 4180 wants CRLF. Quotes open and close a value (a doubled
+ * quote inside one closes and opens it again), so a line break inside a value is left as it is.
+ */
+export function crlfRecords(): Transform {
+  let quoted = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const parts: Buffer[] = [];
+      let from = 0;
+      let at = 0;
+      for (;;) {
+        const quote = chunk.indexOf(0x22, at);
+        if (quoted) {
+          if (quote === -1) break;
+          quoted = false;
+          at = quote + 1;
+          continue;
+        }
+        const newline = chunk.indexOf(0x0a, at);
+        if (newline !== -1 && (quote === -1 || newline < quote)) {
+          parts.push(chunk.subarray(from, newline), CR_LF);
+          from = at = newline + 1;
+          continue;
+        }
+        if (quote === -1) break;
+        quoted = true;
+        at = quote + 1;
+      }
+      parts.push(chunk.subarray(from));
+      done(null, parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    },
+  });
+}
+
+/**
+ * The report as CSV (UTF-8, a header row of the field names). On PostgreSQL the database writes
+ * it (COPY, CRLF added here); elsewhere csv-stringify writes the cells the database formatted.
+ */
+export function csvExport(source: CsvSource): Readable {
+  if (source.kind === 'copy') {
+    const out = crlfRecords();
+    pipeline(source.stream, out, () => {});
+    return out;
+  }
+  return new BatchReadable(source.batches, undefined, (rows, first) => {
+    return stringify(first ? [HEADER as string[], ...rows] : rows, CSV_OPTIONS);
   });
 }
 

@@ -73,6 +73,8 @@ export interface FieldEnum {
   /** Lower-case name (and, for numbered values, the number as text) -> stored value. */
   byName: ReadonlyMap<string, number | string>;
   nameOf(value: number | string): string;
+  /** Every stored value with its name. */
+  entries: readonly (readonly [number | string, string])[];
 }
 
 export interface ReportField {
@@ -98,7 +100,7 @@ function fieldEnum(names: Readonly<Record<string, number | string>>): FieldEnum 
     if (typeof value === 'number') byName.set(String(value), value);
     nameOf.set(value, name);
   }
-  return { byName, nameOf: (value) => nameOf.get(value) ?? String(value) };
+  return { byName, nameOf: (value) => nameOf.get(value) ?? String(value), entries: [...nameOf.entries()] };
 }
 
 const PROCESS_STATUS = fieldEnum(ProcessStatus);

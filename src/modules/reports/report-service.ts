@@ -81,8 +81,9 @@ export class ReportService {
   }
 
   /**
-   * Every payment of the report as a file. The first rows are read before this returns, so a
-   * database that cannot answer fails the request rather than the file half-way.
+   * Every payment of the report as a file. The query has answered before this returns (its first
+   * rows, or COPY's first bytes), so a database that cannot answer fails the request rather than
+   * the file half-way.
    */
   async export(partner: AuthenticatedPartner, scopeInput: ReportScopeInput, input: ReportExportInput): Promise<ReportFile> {
     const violations: RuleViolation[] = [];
@@ -94,28 +95,35 @@ export class ReportService {
       throw new BusyError(`${this.#exportConcurrency} exports are running, as many as run at once; try again shortly.`);
     }
     this.#exportsRunning += 1;
-    let release: (() => void) | undefined = () => {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       this.#exportsRunning -= 1;
-      release = undefined;
     };
-    const batches = await this.#repository.batches(scope, criteria).catch((err: unknown) => {
-      release?.();
-      throw err;
-    });
     try {
-      const first = await batches.next();
       const created = this.#clock.now();
-      const stream = format === 'csv' ? csvExport(batches, first) : excelExport(batches, first, created);
+      let stream: Readable;
+      if (format === 'csv') {
+        stream = csvExport(await this.#repository.csv(scope, criteria));
+      } else {
+        const batches = await this.#repository.batches(scope, criteria);
+        // The first rows before the answer: a database that cannot answer fails the request, not the file half-way.
+        const first = await batches.next().catch(async (err: unknown) => {
+          await batches.close();
+          throw err;
+        });
+        stream = excelExport(batches, first, created);
+      }
       const startedAt = this.#clock.now().getTime();
       stream.once('close', () => {
-        release?.();
+        release();
         // Whether the whole file went out: a client that went away mid-file stopped the query.
         this.#log.info({ partnerId: partner.id, format, complete: stream.readableEnded, ms: this.#clock.now().getTime() - startedAt }, 'report export closed');
       });
       return { format, contentType: EXPORT_CONTENT_TYPES[format], fileName: fileName(scope, format, created), stream };
     } catch (err) {
-      await batches.close();
-      release?.();
+      release();
       throw err;
     }
   }

@@ -10,6 +10,8 @@ import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
 import { makePrivateDir } from '../private-dir.ts';
 import { translateDatabaseError } from './errors.ts';
 import { type RowCursor, openCursor } from './cursor.ts';
+import { openCopyOut } from './copy-out.ts';
+import type { Readable } from 'node:stream';
 
 export type { RowCursor } from './cursor.ts';
 
@@ -55,6 +57,11 @@ export interface Store {
    * connection of its own (cursor.ts). PGlite, one connection that every request shares, has none.
    */
   openCursor?<T>(text: string, params: unknown[]): Promise<RowCursor<T>>;
+  /**
+   * PostgreSQL server only: `COPY (...) TO STDOUT` as a stream, after a setup statement, in a
+   * read-only transaction on a connection of its own (copy-out.ts).
+   */
+  copyOut?(setup: { text: string; params: unknown[] }, copyText: string): Promise<Readable>;
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -225,6 +232,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
       pool.on('connect', () => listener());
     },
     openCursor: (text, params) => openCursor(pool, () => new pg.Client({ connectionString: url }), text, params),
+    copyOut: (setup, copyText) => openCopyOut(pool, () => new pg.Client({ connectionString: url }), setup, copyText),
     close: async () => {
       if (closed) return;
       closed = true;

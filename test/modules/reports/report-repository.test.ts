@@ -78,6 +78,8 @@ describe('plans (EXPLAIN) at volume', () => {
     ['SettlementDate', 'payments_report_settled', () => nonProfit, filter('SettlementDate', 0, '2026-06-01')],
     ['PayLinkId', 'payments_report_pay_link', () => nonProfit, filter('PayLinkId', 0, 'abc')],
     ['RecurringProfileGuid', 'payments_recurring_profile', () => nonProfit, filter('RecurringProfileGuid', 0, '00000000-0000-4000-8000-000000000001')],
+    ['RecurringProfileId (the profile, then its payments)', 'payments_recurring_profile', () => nonProfit, filter('RecurringProfileId', 0, '5')],
+    ['SettlementBatch (the batch, then its payments)', 'payments_settlement_batch', () => nonProfit, filter('SettlementBatch', 0, '1')],
     // A few hundred refunds and voids here: PostgreSQL reads them whole, as it should (the
     // benchmark's plans, at a million payments, use the index).
     ['RefundedDate', 'payment_adjustments', () => nonProfit, filter('RefundedDate', 0, '2026-06-03')],

@@ -1,0 +1,182 @@
+/**
+ * npm run bench -- reports        (PostgreSQL: BENCH_DATABASE_URL, DATABASE_URL or the local server)
+ *
+ * Transaction reports at volume, on a throw-away database: 1,000,000 synthetic payments of the
+ * benchmark partner over two years (REPORT_BENCH_ROWS), and 200,000 of another partner beside them,
+ * written straight into the tables (test/helpers/report-data.ts), then VACUUM ANALYZE.
+ *   1. POST /api/sourceTransactionsReport: PaymentDate After a day 30 days before the newest
+ *      payment, PaymentDate descending, PageSize 100, 16 clients in a closed loop: target p95 <= 50 ms.
+ *      Each request names another day of that month (the total count is worked out each time).
+ *   2. POST /api/exportSourceTransactionsReport, CSV, every payment: target >= 100,000 rows/s, and
+ *      the server's resident memory grows by less than 100 MB during it.
+ *   3. The same as Excel (.xlsx): the figures are reported (no target).
+ * It also records the plans (EXPLAIN ANALYZE) of the page and its count.
+ */
+import http from 'node:http';
+import { availableParallelism } from 'node:os';
+import { openPostgres } from '../src/platform/database/database.ts';
+import { readCriteria } from '../src/modules/reports/report-criteria.ts';
+import { countStatement, pageStatement } from '../src/modules/reports/report-repository.ts';
+import { insertSyntheticPayments } from '../test/helpers/report-data.ts';
+import { withThrowawayDatabase } from './lib/database.ts';
+import { type BenchServer, startServer } from './lib/harness.ts';
+
+const CLIENTS = 16;
+/** Twice the cores, as the charity benchmark sizes its server (docs/decisions.md, "Memory and speed"). */
+const POOL = 2 * availableParallelism();
+const PAGE_SIZE = 100;
+const FROM = new Date('2024-11-01T00:00:00Z');
+const TO = new Date('2026-11-01T00:00:00Z');
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+/** `days` days before TO, as yyyy-MM-dd. */
+const dayBefore = (days: number) => new Date(TO.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+
+function post(server: BenchServer, agent: http.Agent, path: string, body: string, onData?: (chunk: Buffer) => void): Promise<{ status: number; bytes: number }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { AccessToken: server.info.token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          onData?.(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function pageBody(i: number): string {
+  // A day within the last 30: the filter keeps 30 days of payments or a little less.
+  return JSON.stringify({
+    Filters: [{ Name: 'PaymentDate', Operation: 7, Values: [dayBefore(30 - (i % 3))] }],
+    SortColumns: [{ Name: 'PaymentDate', Descending: true }],
+    PageSize: PAGE_SIZE,
+  });
+}
+
+/** `CLIENTS` clients, each sending its next page as soon as the last is answered. */
+async function pageLoad(server: BenchServer, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let n = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const { status } = await post(server, agent, '/api/sourceTransactionsReport', pageBody(n++));
+        latencies.push(performance.now() - started);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - began) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    requestsPerSec: Math.round(latencies.length / elapsed),
+    p50Ms: round(percentile(latencies, 50)),
+    p95Ms: round(percentile(latencies, 95)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(latencies.at(-1) ?? 0),
+    statuses,
+  };
+}
+
+/** One whole export, read as fast as this process can, with the server's memory sampled meanwhile. */
+async function exportOnce(server: BenchServer, format: 'csv' | 'excel', rows: number) {
+  const agent = new http.Agent({ keepAlive: false });
+  const rssBefore = server.rssMb();
+  let peak = rssBefore;
+  const timer = setInterval(() => (peak = Math.max(peak, server.rssMb())), 100);
+  let lines = 0;
+  const started = performance.now();
+  const { status, bytes } = await post(server, agent, '/api/exportSourceTransactionsReport', JSON.stringify({ Filters: [], Format: format }), (chunk) => {
+    // CSV: a record per line (no value of these payments holds a line break).
+    if (format === 'csv') for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, server.rssMb());
+  agent.destroy();
+  return {
+    status,
+    rows,
+    ...(format === 'csv' ? { csvRecordsIncludingHeader: lines } : {}),
+    megabytes: round(bytes / 1e6, 1),
+    seconds: round(seconds, 1),
+    rowsPerSec: Math.round(rows / seconds),
+    serverRssBeforeMb: Math.round(rssBefore),
+    serverRssPeakMb: Math.round(peak),
+    serverRssGrowthMb: Math.round(peak - rssBefore),
+  };
+}
+
+export async function run(options: { seconds: number }) {
+  const rows = Number(process.env.REPORT_BENCH_ROWS ?? 1_000_000);
+  return withThrowawayDatabase('reports', async (url) => {
+    const server = await startServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(POOL), LOG_LEVEL: 'warn', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
+    const store = openPostgres(url, 2);
+    try {
+      const partner = server.info.partner as unknown as { ClientId: string; processorId: string; integrationSourceId: string; organizationId: string };
+      const seedStarted = performance.now();
+      process.stdout.write(`writing ${rows} synthetic payments\n`);
+      await insertSyntheticPayments(
+        store.sql,
+        { partnerId: partner.ClientId, processorId: partner.processorId, integrationSourceIds: [partner.integrationSourceId], organizationIds: [partner.organizationId, null], count: rows, from: FROM, to: TO, prefix: 'bench' },
+        (done) => process.stdout.write(`  ${done}\n`),
+      );
+      // Another partner's payments in the same tables and indexes.
+      const [other] = await store.sql.query<{ id: string }>(
+        "INSERT INTO partners (id, name, kind, client_secret_hash, api_key_hash, status, created_at) VALUES (gen_random_uuid(), 'Other partner', 'non-profit', 'x', 'x', 'active', now()) RETURNING id",
+      );
+      await insertSyntheticPayments(store.sql, { partnerId: other!.id, processorId: partner.processorId, integrationSourceIds: [partner.integrationSourceId], organizationIds: [null], count: rows / 5, from: FROM, to: TO, prefix: 'other' });
+      await store.sql.exec('VACUUM ANALYZE');
+      const seedSeconds = round((performance.now() - seedStarted) / 1000, 0);
+
+      const criteria = readCriteria({ filters: [{ name: 'PaymentDate', operation: 7, values: [dayBefore(30)] }], sortColumns: [{ name: 'PaymentDate', descending: true }] }).criteria!;
+      const scope = { kind: 'sources' as const, partnerId: partner.ClientId };
+      const explain = async (s: { text: string; params: unknown[] }) =>
+        (await store.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${s.text}`, s.params)).map((r) => r['QUERY PLAN']);
+      const plans = { page: await explain(pageStatement(scope, criteria, { pageIndex: 1, pageSize: PAGE_SIZE })), count: await explain(countStatement(scope, criteria)) };
+
+      process.stdout.write('JSON pages\n');
+      await pageLoad(server, 3);
+      const page = await pageLoad(server, options.seconds);
+      process.stdout.write('CSV export\n');
+      const csv = await exportOnce(server, 'csv', rows);
+      process.stdout.write('Excel export\n');
+      const excel = await exportOnce(server, 'excel', rows);
+      return {
+        store: 'postgres',
+        synthetic: true,
+        rows,
+        otherPartnerRows: rows / 5,
+        seedSeconds,
+        clients: CLIENTS,
+        serverPoolSize: POOL,
+        page: { filter: `PaymentDate After ${dayBefore(30)} (and the two days after it), PaymentDate descending`, pageSize: PAGE_SIZE, ...page },
+        csv,
+        excel,
+        plans,
+        targets: 'page p95 <= 50 ms with 16 clients; CSV >= 100,000 rows/s with server RSS growth < 100 MB; Excel reported',
+        meetsTargets: { pageP95: page.p95Ms <= 50, csvRate: csv.rowsPerSec >= 100_000, csvMemory: csv.serverRssGrowthMb < 100 },
+      };
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+}
