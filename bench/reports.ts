@@ -12,8 +12,9 @@
  *   3. The same as Excel (.xlsx): the figures are reported (no target).
  * It also records the plans (EXPLAIN ANALYZE) of the page and its count.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { openPostgres } from '../src/platform/database/database.ts';
 import { readCriteria } from '../src/modules/reports/report-criteria.ts';
 import { countStatement, pageStatement } from '../src/modules/reports/report-repository.ts';
@@ -34,11 +35,19 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 /** `days` days before TO, as yyyy-MM-dd. */
 const dayBefore = (days: number) => new Date(TO.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 
-function post(server: BenchServer, agent: http.Agent, path: string, body: string, onData?: (chunk: Buffer) => void): Promise<{ status: number; bytes: number }> {
+/** CPU seconds the server process has used (user and system, from /proc). */
+function serverCpuSeconds(server: BenchServer): number {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function post(server: BenchServer, agent: http.Agent, path: string, body: string | undefined, onData?: (chunk: Buffer) => void): Promise<{ status: number; bytes: number }> {
   const url = new URL(server.url);
+  const headers: Record<string, string | number> = { AccessToken: server.info.token };
+  if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path, method: 'POST', agent, headers: { AccessToken: server.info.token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: url.hostname, port: url.port, path, method: body === undefined ? 'GET' : 'POST', agent, headers },
       (res) => {
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
@@ -63,30 +72,36 @@ function pageBody(i: number): string {
   });
 }
 
-/** `CLIENTS` clients, each sending its next page as soon as the last is answered. */
-async function pageLoad(server: BenchServer, seconds: number) {
+/**
+ * `CLIENTS` clients, each sending its next request as soon as the last is answered: report pages,
+ * or (the baseline, measured in the same run) an authenticated route that does nothing.
+ */
+async function closedLoop(server: BenchServer, seconds: number, request: 'page' | 'baseline') {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let n = 0;
   const deadline = performance.now() + seconds * 1000;
   const began = performance.now();
+  const cpuBefore = serverCpuSeconds(server);
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        const { status } = await post(server, agent, '/api/sourceTransactionsReport', pageBody(n++));
+        const { status } = request === 'page' ? await post(server, agent, '/api/sourceTransactionsReport', pageBody(n++)) : await post(server, agent, '/api/probe/authed', undefined);
         latencies.push(performance.now() - started);
         statuses[status] = (statuses[status] ?? 0) + 1;
       }
     }),
   );
   const elapsed = (performance.now() - began) / 1000;
+  const cpu = serverCpuSeconds(server) - cpuBefore;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
     requestsPerSec: Math.round(latencies.length / elapsed),
+    serverCpuMsPerRequest: round((cpu * 1000) / Math.max(1, latencies.length)),
     p50Ms: round(percentile(latencies, 50)),
     p95Ms: round(percentile(latencies, 95)),
     p99Ms: round(percentile(latencies, 99)),
@@ -103,11 +118,13 @@ async function exportOnce(server: BenchServer, format: 'csv' | 'excel', rows: nu
   const timer = setInterval(() => (peak = Math.max(peak, server.rssMb())), 100);
   let lines = 0;
   const started = performance.now();
+  const cpuBefore = serverCpuSeconds(server);
   const { status, bytes } = await post(server, agent, '/api/exportSourceTransactionsReport', JSON.stringify({ Filters: [], Format: format }), (chunk) => {
     // CSV: a record per line (no value of these payments holds a line break).
     if (format === 'csv') for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpu = serverCpuSeconds(server) - cpuBefore;
   clearInterval(timer);
   peak = Math.max(peak, server.rssMb());
   agent.destroy();
@@ -118,6 +135,7 @@ async function exportOnce(server: BenchServer, format: 'csv' | 'excel', rows: nu
     megabytes: round(bytes / 1e6, 1),
     seconds: round(seconds, 1),
     rowsPerSec: Math.round(rows / seconds),
+    serverCpuSeconds: round(cpu, 1),
     serverRssBeforeMb: Math.round(rssBefore),
     serverRssPeakMb: Math.round(peak),
     serverRssGrowthMb: Math.round(peak - rssBefore),
@@ -153,20 +171,27 @@ export async function run(options: { seconds: number }) {
       const plans = { page: await explain(pageStatement(scope, criteria, { pageIndex: 1, pageSize: PAGE_SIZE })), count: await explain(countStatement(scope, criteria)) };
 
       process.stdout.write('JSON pages\n');
-      await pageLoad(server, 3);
-      const page = await pageLoad(server, options.seconds);
+      const loadBefore = loadavg()[0]!;
+      await closedLoop(server, 3, 'page');
+      const page = await closedLoop(server, options.seconds, 'page');
+      const baseline = await closedLoop(server, options.seconds, 'baseline');
       process.stdout.write('CSV export\n');
       const csv = await exportOnce(server, 'csv', rows);
       process.stdout.write('Excel export\n');
       const excel = await exportOnce(server, 'excel', rows);
+      const loadAfter = loadavg()[0]!;
       return {
         store: 'postgres',
         synthetic: true,
         rows,
         otherPartnerRows: rows / 5,
         seedSeconds,
+        machineLoadAverage: { before: round(loadBefore, 1), after: round(loadAfter, 1), cores: availableParallelism() },
         clients: CLIENTS,
         serverPoolSize: POOL,
+        // Not a target: an authenticated GET that does nothing, under the same clients, in the same run.
+        baselineAuthedGet: baseline,
+        pageToBaselineP95Ratio: round(page.p95Ms / Math.max(0.01, baseline.p95Ms), 1),
         page: { filter: `PaymentDate After ${dayBefore(30)} (and the two days after it), PaymentDate descending`, pageSize: PAGE_SIZE, ...page },
         csv,
         excel,

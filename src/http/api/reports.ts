@@ -6,7 +6,7 @@ import { MAX_FILTER_VALUE_LENGTH, MAX_PAGE_SIZE, MAX_SORT_COLUMNS, DEFAULT_PAGE_
 import { EXPORT_CONTENT_TYPES } from '../../modules/reports/report-export.ts';
 import { REPORT_FIELDS, type ReportField, shownValue } from '../../modules/reports/report-fields.ts';
 import type { ReportFile, ReportPage, ReportRow, ReportScopeInput } from '../../modules/reports/report-service.ts';
-import { Guid, JSON_CONSUMES, Nullable, notFound } from './wire.ts';
+import { Guid, JSON_CONSUMES, notFound } from './wire.ts';
 
 /**
  * The original's four report operations: POST /api/sourceTransactionsReport and
@@ -92,7 +92,9 @@ function fieldSchema(field: ReportField): TSchema {
   else if (field.type === 'date') schema = Type.String({ format: 'date', description });
   else if (field.type === 'guid') schema = Type.String({ format: 'uuid', description });
   else schema = Type.String({ description });
-  return field.nullable ? Nullable(schema) : schema;
+  // A type list rather than anyOf: the serializer checks a list by typeof, and tried each branch
+  // of anyOf with a validator (1.4 ms against 0.4 ms for a page of 100 rows).
+  return field.nullable ? Type.Unsafe({ ...schema, type: [(schema as { type: string }).type, 'null'] }) : schema;
 }
 
 const TransactionReportRow = Type.Object(Object.fromEntries(REPORT_FIELDS.map((f) => [f.name, fieldSchema(f)])), {
@@ -122,13 +124,17 @@ const OrganizationQuery = Type.Object({
   OrganizationGuid: Guid({ description: "One of the partner's organizations." }),
 });
 
-/** A row on the wire: every field by its name; amounts as decimal numbers, instants in ISO 8601 UTC. */
+/** Each field's wire value: amounts as decimal numbers, the rest as the row has them (names where a field shows them). */
+const TO_WIRE = REPORT_FIELDS.map((field): [string, (row: ReportRow) => unknown] => {
+  if (field.type === 'amount') return [field.name, (row) => (row[field.key] === null ? null : centsToWire(row[field.key] as number))];
+  if (field.showsName) return [field.name, (row) => shownValue(field, row)];
+  return [field.name, (row) => row[field.key]];
+});
+
+/** A row on the wire: every field by its name. */
 export function reportRowToWire(row: ReportRow): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of REPORT_FIELDS) {
-    const value = shownValue(field, row);
-    out[field.name] = value === null ? null : field.type === 'amount' ? centsToWire(value as number) : value instanceof Date ? value.toISOString() : value;
-  }
+  for (const [name, value] of TO_WIRE) out[name] = value(row);
   return out;
 }
 

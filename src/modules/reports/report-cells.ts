@@ -35,7 +35,8 @@ export function excelRow(row: ReportRow): ExcelCell[] {
     if (value === null || value === undefined) return null;
     if (field.type === 'amount') return Number(formatCents(value as number));
     if (field.type === 'date') return new Date(`${value as string}T00:00:00Z`);
-    if (value instanceof Date || typeof value === 'number') return value;
+    if (field.type === 'datetime') return new Date(value as string);
+    if (typeof value === 'number') return value;
     return neutralise(String(value));
   });
 }

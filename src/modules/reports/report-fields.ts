@@ -6,12 +6,12 @@ import { PAYMENT_METHOD_TYPE_NAMES, PaymentResult, ProcessStatus } from '../../d
  * and whether an index serves it. docs/decisions.md, "Transaction reports", lists them.
  */
 
-/** One payment as the report shows it: money in cents, times as instants (UTC), days as yyyy-MM-dd. */
+/** One payment as the report shows it: money in cents, instants in ISO 8601 UTC (2026-11-21T17:30:00.000Z), days as yyyy-MM-dd. */
 export interface ReportRow {
   paymentId: number;
   paymentGuid: string;
-  paymentDate: Date;
-  processedDate: Date | null;
+  paymentDate: string;
+  processedDate: string | null;
   tranId: string | null;
   paymentExternalId: string | null;
   authCode: string | null;
@@ -36,12 +36,12 @@ export interface ReportRow {
   paymentResult: number;
   responseCode: string;
   responseMessage: string | null;
-  settlementDate: Date | null;
+  settlementDate: string | null;
   settlementBatch: number | null;
   refundedAmountCents: number | null;
-  refundedDate: Date | null;
+  refundedDate: string | null;
   voidedAmountCents: number | null;
-  voidedDate: Date | null;
+  voidedDate: string | null;
   processorGuid: string;
   integrationSourceGuid: string | null;
   integrationSourceName: string | null;

@@ -16,7 +16,7 @@ function row(n: number): ReportRow {
   return {
     paymentId: n,
     paymentGuid: crypto.randomUUID(),
-    paymentDate: new Date(Date.UTC(2026, 0, 1) + n * 1000),
+    paymentDate: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
     processedDate: null,
     tranId: `t-${n}`,
     paymentExternalId: `tx-${n}`,
