@@ -10,6 +10,9 @@
  *   2. POST /api/exportSourceTransactionsReport, CSV, every payment: target >= 100,000 rows/s, and
  *      the server's resident memory grows by less than 100 MB during it.
  *   3. The same as Excel (.xlsx): the figures are reported (no target).
+ *   4. Not a target: what the report indexes (migration 0019) cost a payment's two writes,
+ *      replayed straight against PostgreSQL (bench/lib/payment-writes-alone.ts) with and without
+ *      them, alternately, on a database of its own; as a ratio to the baseline INSERT each time.
  * It also records the plans (EXPLAIN ANALYZE) of the page and its count.
  */
 import { readFileSync } from 'node:fs';
@@ -19,8 +22,10 @@ import { openPostgres } from '../src/platform/database/database.ts';
 import { readCriteria } from '../src/modules/reports/report-criteria.ts';
 import { countStatement, pageStatement } from '../src/modules/reports/report-repository.ts';
 import { insertSyntheticPayments } from '../test/helpers/report-data.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 import { withThrowawayDatabase } from './lib/database.ts';
 import { type BenchServer, startServer } from './lib/harness.ts';
+import { baselineInsert, capturePayment, paymentReplay, rate } from './lib/payment-writes-alone.ts';
 
 const CLIENTS = 16;
 /** Twice the cores, as the charity benchmark sizes its server (docs/decisions.md, "Memory and speed"). */
@@ -142,9 +147,60 @@ async function exportOnce(server: BenchServer, format: 'csv' | 'excel', rows: nu
   };
 }
 
+const REPORT_INDEXES = [
+  'payments_report_source',
+  'payments_report_organization',
+  'payments_report_status',
+  'payments_report_result',
+  'payments_report_amount',
+  'payments_report_settled',
+  'payments_report_tran_id',
+  'payments_report_constituent',
+  'payments_report_pay_link',
+];
+
+/** A payment's writes per second over the baseline INSERT's, with the report indexes and without them, alternately. */
+async function indexWriteCost(seconds: number) {
+  return withThrowawayDatabase('report_index_cost', async (url) => {
+    const setup = openPostgres(url, 2);
+    await migrate(setup);
+    await setup.sql.exec('CREATE TABLE bench_inserts (id uuid PRIMARY KEY, partner_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)');
+    const definitions = await setup.sql.query<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE indexname = ANY($1)', [REPORT_INDEXES]);
+    await setup.close();
+    const captured = await capturePayment(url);
+    const measure = async () => {
+      const store = openPostgres(url, 20);
+      try {
+        const payment = paymentReplay(store, captured);
+        const baseline = baselineInsert(store, captured.partnerId);
+        await rate(32, 1, payment);
+        const base = await rate(32, seconds, baseline);
+        const writes = await rate(32, seconds, payment);
+        return round(writes / base, 3);
+      } finally {
+        await store.close();
+      }
+    };
+    const ddl = async (sql: string) => {
+      const admin = openPostgres(url, 1);
+      await admin.sql.exec(sql);
+      await admin.close();
+    };
+    const withIndexes: number[] = [];
+    const without: number[] = [];
+    for (let pair = 0; pair < 2; pair++) {
+      withIndexes.push(await measure());
+      await ddl(REPORT_INDEXES.map((name) => `DROP INDEX ${name};`).join('\n'));
+      without.push(await measure());
+      await ddl(definitions.map((d) => `${d.indexdef};`).join('\n'));
+    }
+    return { note: 'not a target: payment writes / baseline INSERT, 32 clients, alternating', withReportIndexes: withIndexes, withoutReportIndexes: without };
+  });
+}
+
 export async function run(options: { seconds: number }) {
   const rows = Number(process.env.REPORT_BENCH_ROWS ?? 1_000_000);
-  return withThrowawayDatabase('reports', async (url) => {
+  const reports = await withThrowawayDatabase('reports', async (url) => {
     const server = await startServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(POOL), LOG_LEVEL: 'warn', VAULT_KEY: Buffer.alloc(32, 7).toString('base64') });
     const store = openPostgres(url, 2);
     try {
@@ -204,4 +260,6 @@ export async function run(options: { seconds: number }) {
       await server.stop();
     }
   });
+  process.stdout.write('payment writes with and without the report indexes\n');
+  return { ...reports, indexWriteCost: await indexWriteCost(options.seconds) };
 }

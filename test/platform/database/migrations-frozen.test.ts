@@ -25,6 +25,7 @@ const SHIPPED: [string, string][] = [
   ['0015_settlement_in_two_steps.sql', 'c8eb78799e0c0ce4'],
   ['0016_volume_indexes.sql', 'd36bcc0a671fbba9'],
   ['0017_charity_names.sql', '59b73fe9157f4bf7'],
+  ['0019_report_indexes.sql', 'bc17a43597222a89'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */
