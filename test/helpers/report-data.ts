@@ -47,7 +47,7 @@ export async function insertSyntheticPayments(sql: SqlClient, options: Synthetic
           CASE WHEN g % 13 = 0 THEN 'Declined' ELSE 'Approved' END, g % 13 <> 0,
           CASE WHEN g % 13 = 0 THEN 4 WHEN g % 50 = 0 THEN 5 WHEN g % 70 = 0 THEN 6 ELSE 3 END,
           CASE WHEN g % 13 = 0 THEN 5 WHEN g % 50 = 0 THEN 8 WHEN g % 70 = 0 THEN 9 WHEN g % 10 = 0 THEN 4 ELSE 2 END,
-          1000 + (g * 7919) % 99000, 'USD',
+          1000 + (g::bigint * 7919) % 99000, 'USD',
           CASE WHEN g % 11 = 0 THEN NULL ELSE 'Payer' END, 'N' || g, 'payer' || g || '@example.org',
           CASE WHEN g % 5 = 0 THEN NULL ELSE lpad((g % 10000)::text, 4, '0') END,
           CASE WHEN g % 5 = 0 THEN NULL ELSE 'Visa' END,
