@@ -9,6 +9,8 @@ import { seedTestPartner, cardPaymentInput } from '../../helpers/context.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { insertSyntheticPayments } from '../../helpers/report-data.ts';
 import { freshStore } from '../../helpers/store.ts';
+import { buildApp } from '../../../src/app.ts';
+import { openPostgres } from '../../../src/platform/database/database.ts';
 
 describe('configuration', () => {
   it('reads DATABASE_REPLICA_URL beside DATABASE_URL', () => {
@@ -63,5 +65,48 @@ describe.runIf(testDatabaseUrl())('a read replica (PostgreSQL)', () => {
     const page = await services.reports.page(auth, { kind: 'sources' }, { filters: [] });
     expect(page.totalCount).toBe(3);
     expect(page.rows.every((r) => r.paymentExternalId?.startsWith('tx-replica-'))).toBe(true);
+  });
+});
+
+/** A replica that cannot be reached: the report's answer is the API's 503, never a 500 or half a file. */
+describe('an unreachable report database', () => {
+  let primary: Store;
+  let unreachable: Store;
+  let services: Services;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let token: string;
+
+  beforeAll(async () => {
+    primary = await freshStore();
+    // Nothing listens on port 1: every connection is refused at once.
+    unreachable = openPostgres('postgres://postgres@127.0.0.1:1/none', 2);
+    services = createServices({ store: primary, reportStore: unreachable, clock: new ManualClock(), ids: cryptoIds, config: testConfig(), log: createLogger('silent') });
+    app = await buildApp({ services });
+    const partner = await seedTestPartner(services, 'Outage Partner', 'non-profit');
+    token = (await services.sessions.createSession(partner.ClientId, partner.ClientSecret)).token;
+  });
+  afterAll(async () => {
+    await app.close();
+    await unreachable.close();
+    await primary.close();
+  });
+
+  it.each([
+    ['a page', '/api/sourceTransactionsReport', {}],
+    ['a CSV export', '/api/exportSourceTransactionsReport', { Format: 'csv' }],
+    ['an Excel export', '/api/exportSourceTransactionsReport', { Format: 'excel' }],
+  ])('%s is 503 with Retry-After', async (_name, url, extra) => {
+    const res = await app.inject({ method: 'POST', url, headers: { AccessToken: token }, payload: { Filters: [], ...extra } });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.headers['content-disposition']).toBeUndefined();
+  });
+
+  it('frees the export slot it took', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/exportSourceTransactionsReport', headers: { AccessToken: token }, payload: { Filters: [] } });
+      expect(res.json()).toMatchObject({ detail: 'The service cannot reach its database. Try again shortly.' });
+    }
   });
 });
