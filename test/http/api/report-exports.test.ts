@@ -19,7 +19,7 @@ import { INJECTIONS, type ReportFixture, seedReportPayments } from './report-fix
 let ctx: TestContext;
 let fx: ReportFixture;
 let volume: TestPartner;
-const VOLUME_ROWS = 40_000;
+const VOLUME_ROWS = 25_000;
 
 /** Batches the report repository has read since the test began (a spy around its batches). */
 let batchesRead = 0;
