@@ -44,7 +44,7 @@ class BatchReadable<T> extends Readable {
   #first = true;
   #busy = false;
 
-  constructor(batches: Batches<T>, firstBatch: T[] | undefined, encode: (rows: T[], first: boolean) => string) {
+  constructor(batches: Batches<T>, firstBatch: T[], encode: (rows: T[], first: boolean) => string) {
     super({ highWaterMark: 256 * 1024 });
     this.#batches = batches;
     this.#pending = firstBatch;
@@ -133,7 +133,7 @@ export function csvExport(source: CsvSource): Readable {
     pipeline(source.stream, out, () => {});
     return out;
   }
-  return new BatchReadable(source.batches, undefined, (rows, first) => {
+  return new BatchReadable(source.batches, source.first, (rows, first) => {
     return stringify(first ? [HEADER as string[], ...rows] : rows, CSV_OPTIONS);
   });
 }

@@ -344,7 +344,7 @@ export interface Batches<T> {
 export type RowBatches = Batches<ReportRow>;
 
 /** The CSV file: PostgreSQL's own (COPY), or its cells in batches for csv-stringify (PGlite). */
-export type CsvSource = { kind: 'copy'; stream: Readable } | { kind: 'cells'; batches: Batches<(string | null)[]> };
+export type CsvSource = { kind: 'copy'; stream: Readable } | { kind: 'cells'; first: (string | null)[][]; batches: Batches<(string | null)[]> };
 
 /** How many rows an export reads per round trip. */
 export const EXPORT_BATCH_ROWS = 1000;
@@ -415,7 +415,9 @@ export class ReportRepository {
       return { kind: 'copy', stream: await this.#copyOut(setup, copy) };
     }
     const names = REPORT_FIELDS.map((f) => f.name);
-    return { kind: 'cells', batches: this.#keyset(scope, criteria, batchRows, 'csv', (row) => names.map((n) => (row[n] as string | null) ?? null)) };
+    const batches = this.#keyset(scope, criteria, batchRows, 'csv', (row) => names.map((n) => (row[n] as string | null) ?? null));
+    // The first batch now, as COPY's first bytes: a failing database fails the request, not the file.
+    return { kind: 'cells', first: await batches.next(), batches };
   }
 
   #keyset<T>(scope: ReportScope, criteria: ReportCriteria, batchRows: number, select: 'rows' | 'csv', shape: (row: Record<string, unknown>) => T): Batches<T> {

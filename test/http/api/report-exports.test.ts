@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, type TestPartner, createTestContext, seedTestPartner } from '../../helpers/context.ts';
 import { expectDocumented } from '../../helpers/openapi.ts';
 import { insertSyntheticPayments } from '../../helpers/report-data.ts';
+import { testDatabaseUrl } from '../../helpers/database-url.ts';
+import { withUnreachableSql } from '../../helpers/unreachable-database.ts';
 import { REPORT_FIELDS } from '../../../src/modules/reports/report-fields.ts';
 import { ReportRepository } from '../../../src/modules/reports/report-repository.ts';
 import { INJECTIONS, type ReportFixture, seedReportPayments } from './report-fixtures.ts';
@@ -210,6 +212,16 @@ describe('bad export requests', () => {
     const res = await exportReport({ Filters: [{ Name: 'PaymentDate', Operation: 2, Values: ['2026'] }] });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual([expect.objectContaining({ ErrorCode: 8001 })]);
+  });
+
+  // PostgreSQL's exports read through connections of their own: report-replica.test.ts refuses those.
+  it.runIf(!testDatabaseUrl()).each(['csv', 'excel'])('with the database unreachable, a %s export is 503, not a file', async (Format) => {
+    await withUnreachableSql(ctx.store, async () => {
+      const res = await exportReport({ Filters: [], Format });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    });
   });
 
   it("answers another partner's source with 404", async () => {
