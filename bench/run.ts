@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   lifecycle: () => import('./lifecycle.ts'),
   billing: () => import('./billing.ts'),
   'simulator-ledger': () => import('./simulator-ledger.ts'),
+  reports: () => import('./reports.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });

@@ -56,6 +56,8 @@ import { ProcessorAccountRepository } from './modules/processor-accounts/process
 import { ProcessorAccountService } from './modules/processor-accounts/processor-account-service.ts';
 import { ProcessorCredentialStore } from './modules/processor-accounts/processor-credential-store.ts';
 import { type SimulatorLedger, SqlSimulatorLedger } from './processors/simulator-ledger.ts';
+import { ReportRepository } from './modules/reports/report-repository.ts';
+import { ReportService } from './modules/reports/report-service.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -101,10 +103,16 @@ export interface Services {
   /** Facts the installation records about itself, and a lock the processes of one database take turns on. */
   installation: InstallationService;
   idempotency: IdempotencyService;
+  reports: ReportService;
 }
 
+/**
+ * `reportStore`: where transaction reports read (a read replica, DATABASE_REPLICA_URL); the
+ * store when there is none. The caller opens and closes it.
+ */
 export function createServices(deps: {
   store: Store;
+  reportStore?: Store;
   clock: Clock;
   ids: Ids;
   config: Config;
@@ -172,7 +180,14 @@ export function createServices(deps: {
   // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
   const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
   const installation = new InstallationService({ repository: operations });
-  return { ...deps, idempotency, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+  const reportStore = deps.reportStore ?? store;
+  const reports = new ReportService({
+    repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore), copyOut: reportStore.copyOut?.bind(reportStore) }),
+    clock,
+    log,
+    exportConcurrency: deps.config.reportExportConcurrency,
+  });
+  return { ...deps, idempotency, reports, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /**

@@ -15,6 +15,10 @@ export interface Config {
   /** Unset: the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Transaction reports read here when set (DATABASE_REPLICA_URL: a PostgreSQL read replica of DATABASE_URL). */
+  databaseReplicaUrl: string | undefined;
+  /** Transaction report exports running at once per process (REPORT_EXPORT_CONCURRENCY); each holds a database connection. */
+  reportExportConcurrency: number;
   logLevel: string;
   publicBaseUrl: string;
   /** Seed the demo environment on first start. */
@@ -202,6 +206,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const databaseReplicaUrl = env.DATABASE_REPLICA_URL?.trim() || undefined;
+  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl)) {
+    throw new ConfigError('DATABASE_REPLICA_URL must start with postgres:// or postgresql://');
+  }
+  // The embedded database has no replica: reports read it like everything else.
+  if (databaseReplicaUrl && !databaseUrl) throw new ConfigError('DATABASE_REPLICA_URL is a read replica of DATABASE_URL: set DATABASE_URL too');
   const publicBaseUrl = baseUrl(env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`);
   return {
     port,
@@ -209,6 +219,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseReplicaUrl,
+    reportExportConcurrency: int(env, 'REPORT_EXPORT_CONCURRENCY', 2, 1, 100),
     logLevel: logLevel(env.LOG_LEVEL),
     publicBaseUrl,
     // A production deployment never gets the demo partners unless it asks for them.

@@ -13,7 +13,7 @@ import { backgroundJobs, createServices, type Services } from './composition.ts'
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
 import { DatabaseUnavailableError, findError } from './platform/errors.ts';
-import { openStore } from './platform/database/database.ts';
+import { openPostgres, openStore } from './platform/database/database.ts';
 import { UNKNOWN_AFTER_MINUTES } from './modules/payments/processor-outcome.ts';
 import { checkVaultKeysAtStart } from './modules/vault/key-check.ts';
 import { CLOCK_SKEW_LIMIT_MS } from './modules/operations/clock-agreement.ts';
@@ -138,7 +138,9 @@ async function main() {
   const store = await openStore(config);
   // Operators' commands run on this data directory must use the same database (data-dir-database.ts).
   recordDatabase(config.dataDir, config.databaseUrl);
-  const services = createServices({ store, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
+  // Transaction reports read from the replica when there is one (its schema is the primary's).
+  const reportStore = config.databaseReplicaUrl ? openPostgres(config.databaseReplicaUrl, config.databasePoolSize) : undefined;
+  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await checkVaultKeysAtStart(services, app.log);
@@ -203,6 +205,7 @@ async function main() {
       await app.close();
       await jobsStopped;
       await writeKeptOutcomes(services, app.log);
+      await reportStore?.close();
       await store.close();
     } finally {
       lock?.release();

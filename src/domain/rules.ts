@@ -80,6 +80,15 @@ export const Rule = {
   CharityEinOfOtherSource: 'CharityEinOfOtherSource',
   /** Idempotency keys: the Idempotency-Key header is not 1 to 255 printable ASCII characters (or their quoted string), or is sent twice. */
   IdempotencyKeyInvalid: 'IdempotencyKeyInvalid',
+  // Transaction reports (src/modules/reports).
+  /** Reports: a filter or sort column names no field of the report row. */
+  ReportFieldUnknown: 'ReportFieldUnknown',
+  /** Reports: the filter's operation does not apply to its field's type (Contains on an amount). */
+  ReportOperationNotForField: 'ReportOperationNotForField',
+  /** Reports: a filter value is not one of its field (a date not yyyy-MM-dd), or there are too few or too many values for the operation. */
+  ReportFilterValueInvalid: 'ReportFilterValueInvalid',
+  /** Reports: a column sorted by twice, or two sort columns with the same Order. */
+  ReportSortInvalid: 'ReportSortInvalid',
 } as const;
 
 export type RuleName = keyof typeof Rule;

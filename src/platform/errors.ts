@@ -47,6 +47,17 @@ export class ConflictError extends Error {
   }
 }
 
+/**
+ * The service is at a limit it keeps for itself (so many long exports at once): nothing was done,
+ * and the same request may succeed shortly.
+ */
+export class BusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BusyError';
+  }
+}
+
 /** An operator's input (the CLI) that the service refuses, with a message the operator can act on. */
 export class OperatorInputError extends Error {
   constructor(message: string) {

@@ -4,7 +4,7 @@ import type { RuleName } from '../../domain/rules.ts';
  * Surface A's BrokenRule ErrorCode of each rule (documented in docs/errors.md). Ranges:
  * 1000-1099 request shape, 1100-1199 authentication, 2000-2099 fees, 3000-3099 payments,
  * 4000-4099 refunds and voids, 5000-5099 recurring billing, 6000-6099 pay links,
- * 7000-7099 charity search.
+ * 7000-7099 charity search, 8000-8099 transaction reports.
  */
 export const ErrorCode: Readonly<Record<RuleName, number>> = {
   InvalidRequest: 1000,
@@ -48,4 +48,9 @@ export const ErrorCode: Readonly<Record<RuleName, number>> = {
   CharityEinInvalid: 7002,
   CharityEinOfOtherSource: 7003,
   IdempotencyKeyInvalid: 1020,
+  // Transaction reports.
+  ReportFieldUnknown: 8000,
+  ReportOperationNotForField: 8001,
+  ReportFilterValueInvalid: 8002,
+  ReportSortInvalid: 8003,
 };

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Rule } from '../../domain/rules.ts';
-import { ConflictError, DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, OutcomeUnknownError, ValidationError, findError } from '../../platform/errors.ts';
+import { BusyError, ConflictError, DatabaseUnavailableError, InvalidStoredValueError, NotFoundError, OutcomeUnknownError, ValidationError, findError } from '../../platform/errors.ts';
 import { ApiValidationError, sendBrokenRules, sendProblem } from './problems.ts';
 import { wireViolation } from './wire-names.ts';
 import { schemaViolations } from './schema-errors.ts';
@@ -26,6 +26,10 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
   if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations.map(wireViolation));
   if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
   if (error instanceof ConflictError) return sendProblem(reply, 409, error.message);
+  if (error instanceof BusyError) {
+    reply.header('Retry-After', '5');
+    return sendProblem(reply, 503, error.message);
+  }
 
   const unstorable = findError(error, InvalidStoredValueError);
   if (unstorable) {

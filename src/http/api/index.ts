@@ -13,6 +13,7 @@ import { paymentRoutes } from './payments.ts';
 import { payLinkRoutes } from './paylinks.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { refundVoidRoutes } from './refund-void.ts';
+import { reportRoutes } from './reports.ts';
 import { sessionRoutes } from './session.ts';
 import { errorResponses } from './wire.ts';
 import { idempotencyKeys } from './idempotency.ts';
@@ -38,6 +39,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   recurringProfileRoutes(app, services);
   nextBillDateRoutes(app);
   charitySearchRoutes(app, services, services.config);
+  reportRoutes(app, services);
 
   opts.extraRoutes?.(app);
 }

@@ -9,6 +9,11 @@ import { migrate } from './migrate.ts';
 import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
 import { makePrivateDir } from '../private-dir.ts';
 import { translateDatabaseError } from './errors.ts';
+import { type RowCursor, openCursor } from './cursor.ts';
+import { openCopyOut } from './copy-out.ts';
+import type { Readable } from 'node:stream';
+
+export type { RowCursor } from './cursor.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -47,6 +52,16 @@ export interface Store {
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (tests start from a migrated copy). */
   dump?(): Promise<Blob>;
+  /**
+   * PostgreSQL server only: a query's rows read in batches from a server-side cursor on a
+   * connection of its own (cursor.ts). PGlite, one connection that every request shares, has none.
+   */
+  openCursor?<T>(text: string, params: unknown[]): Promise<RowCursor<T>>;
+  /**
+   * PostgreSQL server only: `COPY (...) TO STDOUT` as a stream, after a setup statement, in a
+   * read-only transaction on a connection of its own (copy-out.ts).
+   */
+  copyOut?(setup: { text: string; params: unknown[] }, copyText: string): Promise<Readable>;
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -246,6 +261,8 @@ export function openPostgres(url: string, poolSize = 10): Store {
     onConnect: (listener) => {
       pool.on('connect', () => listener());
     },
+    openCursor: (text, params) => openCursor(pool, () => new pg.Client({ connectionString: url }), text, params),
+    copyOut: (setup, copyText) => openCopyOut(pool, () => new pg.Client({ connectionString: url }), setup, copyText),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -25,6 +25,7 @@ const SHIPPED: [string, string][] = [
   ['0015_settlement_in_two_steps.sql', 'c8eb78799e0c0ce4'],
   ['0016_volume_indexes.sql', 'd36bcc0a671fbba9'],
   ['0017_charity_names.sql', '59b73fe9157f4bf7'],
+  ['0019_report_indexes.sql', 'bc17a43597222a89'],
   ['0020_idempotency_keys.sql', '74a0074f1ad630cf'],
   ['0022_processor_credentials.sql', 'deab5447dea23e52'],
 ];

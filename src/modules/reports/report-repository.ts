@@ -1,0 +1,445 @@
+import type { Readable } from 'node:stream';
+import type { RowCursor, SqlClient } from '../../platform/database/database.ts';
+import { FORMULA_STARTS } from './report-cells.ts';
+import type { BoundValue, Condition, ReportCriteria, ReportPaging, ReportSort } from './report-criteria.ts';
+import { REPORT_FIELDS, type ReportField, type ReportFieldKey, type ReportRow } from './report-fields.ts';
+
+/**
+ * Every statement of the transaction reports: a read model over payments, their lines,
+ * refunds and voids, settlement batches and the partner's sources, organizations, charities and
+ * recurring profiles (other modules' tables, read in this module's own SQL). Field names come
+ * from the fixed catalogue below; every value a request gives is bound, never written into SQL.
+ *
+ * The FROM is payments, its lines' totals (lateral) and the refund or void that went through; the
+ * names of other rows are subqueries. Few relations keep planning cheap (eight joins cost 36 ms of planning for
+ * a 1.4 ms page), and a page reads the other rows of its own rows only. A filter on another
+ * row's field asks whether that row matches (EXISTS), so the index of that row's table can find
+ * the payments.
+ */
+
+/** Whose payments a report reads: always one partner's, narrowed to sources or one organization. */
+export type ReportScope =
+  | { kind: 'sources'; partnerId: string; integrationSourceIds?: readonly string[] }
+  | { kind: 'organization'; partnerId: string; organizationId: string };
+
+type Lateral = 'lines' | 'adjustment';
+
+const LATERALS: Readonly<Record<Lateral, string>> = {
+  // The lines' totals (a payment has one line or more). The costliest part of a report's row.
+  lines: `CROSS JOIN LATERAL (
+    SELECT coalesce(sum(pl.amount_cents), 0)::bigint AS amount_cents,
+           coalesce(sum(pl.tip_cents), 0)::bigint AS tip_cents,
+           coalesce(sum(pl.tax_cents), 0)::bigint AS tax_cents,
+           coalesce(sum(pl.total_fees_cents), 0)::bigint AS fees_cents,
+           coalesce(sum((pl.fees->>'totalCommissionAmountCents')::bigint), 0)::bigint AS commission_cents,
+           coalesce(sum((pl.fees->>'partnerCommissionAmountCents')::bigint), 0)::bigint AS partner_commission_cents,
+           coalesce(sum((pl.fees->>'platformCommissionAmountCents')::bigint), 0)::bigint AS platform_commission_cents
+      FROM payment_lines pl WHERE pl.payment_id = p.id) l`,
+  // The refund or void that went through: at most one per payment (payment_adjustments_one_effective).
+  adjustment: "LEFT JOIN payment_adjustments a ON a.payment_id = p.id AND a.status = 'approved'",
+};
+const ALL_LATERALS = `${LATERALS.lines}\n${LATERALS.adjustment}`;
+
+/** The SQL type a value of the column is bound as. */
+type SqlType = 'int' | 'bigint' | 'text' | 'uuid' | 'timestamptz' | 'date';
+
+/** A field held by another row than the payment: the row (`link` finds the payment's) and its value. */
+interface Lookup {
+  from: string;
+  link: string;
+  value: string;
+}
+
+interface Column {
+  /** The value, for the select list, sorting and keyset bounds. */
+  sql: string;
+  type: SqlType;
+  lateral?: Lateral;
+  /** Filters test the other row (EXISTS), so an index of its table can be used. */
+  lookup?: Lookup;
+}
+
+const col = (sql: string, type: SqlType, lateral?: Lateral): Column => (lateral ? { sql, type, lateral } : { sql, type });
+
+const lookup = (type: SqlType, from: string, link: string, value: string): Column => ({ sql: `(SELECT ${value} FROM ${from} WHERE ${link})`, type, lookup: { from, link, value } });
+
+/** A refund's or a void's amount or time: the joined adjustment's, or (filters) the adjustment itself. */
+const adjustment = (kind: 'refund' | 'void', column: string, type: SqlType, value: string): Column => ({
+  sql: `CASE WHEN a.kind = '${kind}' THEN a.${column} END`,
+  type,
+  lateral: 'adjustment',
+  lookup: { from: 'payment_adjustments x', link: `x.payment_id = p.id AND x.partner_id = p.partner_id AND x.status = 'approved' AND x.kind = '${kind}'`, value },
+});
+
+/** The SQL of every field of the row (fields that show a value's name share their value's column). */
+const COLUMNS: Readonly<Record<ReportFieldKey, Column>> = {
+  paymentId: col('p.payment_id', 'int'),
+  paymentGuid: col('p.id', 'uuid'),
+  paymentDate: col('p.created_at', 'timestamptz'),
+  processedDate: col('p.processed_at', 'timestamptz'),
+  tranId: col('p.tran_id', 'text'),
+  paymentExternalId: col('p.transaction_id', 'text'),
+  authCode: col('p.auth_code', 'text'),
+  paymentMethod: col('p.method', 'text'),
+  paymentMethodTypeId: col('p.payment_method_type_id', 'int'),
+  cardType: col('p.card_type', 'text'),
+  cardLastFour: col('p.card_last4', 'text'),
+  checkAccountLastFour: col('p.check_account_last4', 'text'),
+  currency: col('p.currency', 'text'),
+  amountCents: col('l.amount_cents', 'bigint', 'lines'),
+  tipCents: col('l.tip_cents', 'bigint', 'lines'),
+  taxCents: col('l.tax_cents', 'bigint', 'lines'),
+  shippingFeeCents: col('p.shipping_fee_cents', 'bigint'),
+  surchargeCents: col('p.surcharge_cents', 'bigint'),
+  totalAmountCents: col('p.total_amount_cents', 'bigint'),
+  totalFeesCents: col('l.fees_cents', 'bigint', 'lines'),
+  totalCommissionCents: col('l.commission_cents', 'bigint', 'lines'),
+  partnerCommissionCents: col('l.partner_commission_cents', 'bigint', 'lines'),
+  platformCommissionCents: col('l.platform_commission_cents', 'bigint', 'lines'),
+  netAmountCents: col('(p.total_amount_cents - l.fees_cents)', 'bigint', 'lines'),
+  processStatus: col('p.process_status', 'int'),
+  paymentResult: col('p.payment_result', 'int'),
+  responseCode: col('p.response_code', 'text'),
+  responseMessage: col('p.message', 'text'),
+  settlementDate: col('p.settled_at', 'timestamptz'),
+  settlementBatch: lookup('int', 'settlement_batches b', 'b.id = p.settlement_batch_id', 'b.batch_no'),
+  refundedAmountCents: adjustment('refund', 'amount_cents', 'bigint', 'x.amount_cents'),
+  refundedDate: adjustment('refund', 'processed_at', 'timestamptz', 'x.processed_at'),
+  voidedAmountCents: adjustment('void', 'amount_cents', 'bigint', 'x.amount_cents'),
+  voidedDate: adjustment('void', 'processed_at', 'timestamptz', 'x.processed_at'),
+  processorGuid: col('p.processor_id', 'uuid'),
+  integrationSourceGuid: col('p.integration_source_id', 'uuid'),
+  integrationSourceName: lookup('text', 'integration_sources s', 's.id = p.integration_source_id', 's.name'),
+  organizationGuid: col('p.organization_id', 'uuid'),
+  organizationName: lookup('text', 'organizations o', 'o.id = p.organization_id', 'o.name'),
+  charityId: col('p.charity_id', 'uuid'),
+  charityName: lookup('text', 'charities c', 'c.id = p.charity_id', 'c.name'),
+  recurringProfileGuid: col('p.recurring_profile_id', 'uuid'),
+  recurringProfileId: lookup('int', 'recurring_profiles r', 'r.id = p.recurring_profile_id', 'r.profile_id'),
+  billDate: col('p.bill_date', 'date'),
+  payLinkId: col('p.pay_link_id', 'text'),
+  firstName: col('p.first_name', 'text'),
+  lastName: col('p.last_name', 'text'),
+  email: col('p.email', 'text'),
+  externalConstituentId: col('p.external_constituent_id', 'text'),
+};
+
+const KEYS = Object.keys(COLUMNS) as ReportFieldKey[];
+/** An instant as ISO 8601 UTC text, written by the database (cheaper than parsing it into a Date and back). */
+const isoInstant = (value: string) => `to_char((${value}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const SELECT_ROWS = KEYS.map((key) => `${COLUMNS[key].type === 'timestamptz' ? isoInstant(COLUMNS[key].sql) : COLUMNS[key].sql} AS "${key}"`).join(',\n  ');
+
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const FORMULA_LIST = FORMULA_STARTS.map((c) => (c === '\t' ? "E'\\t'" : c === '\r' ? "E'\\r'" : sqlText(c))).join(', ');
+
+/** A text value, neutralised as report-cells.ts says (the same characters). */
+const neutralised = (value: string) => `CASE WHEN left(${value}, 1) IN (${FORMULA_LIST}) THEN '''' || ${value} ELSE ${value} END`;
+
+/** A value of the field as its CSV cell (text): the database writes every cell of the file. */
+function csvValue(field: ReportField, value: string): string {
+  if (field.showsName && field.enum) {
+    const cases = field.enum.entries.map(([stored, name]) => `WHEN ${typeof stored === 'number' ? stored : sqlText(stored)} THEN ${sqlText(name)}`).join(' ');
+    return `CASE ${value} ${cases} ELSE (${value})::text END`;
+  }
+  switch (field.type) {
+    case 'amount':
+      return `round((${value})::numeric / 100, 2)::text`;
+    case 'datetime':
+      return isoInstant(value);
+    case 'date':
+      return `to_char(${value}, 'YYYY-MM-DD')`;
+    case 'text':
+      return neutralised(value);
+    default:
+      return `(${value})::text`;
+  }
+}
+
+/** A field's CSV cell: another row's value is formatted where it is read (one subquery per cell). */
+function csvCell(field: ReportField): string {
+  const column = COLUMNS[field.key];
+  if (column.lookup && !column.lateral) return `(SELECT ${csvValue(field, column.lookup.value)} FROM ${column.lookup.from} WHERE ${column.lookup.link})`;
+  return csvValue(field, column.sql);
+}
+
+/** The CSV file's columns, named as its header says. */
+const SELECT_CSV = REPORT_FIELDS.map((field) => `${csvCell(field)} AS "${field.name}"`).join(',\n  ');
+
+/** A statement's text and its bound values. */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * Values bound to a statement. COPY takes no parameters: there each value is set for the
+ * transaction (`set_config`, itself bound) and the statement reads it back (`current_setting`).
+ */
+class Params {
+  readonly values: unknown[] = [];
+  readonly #settings: boolean;
+  constructor(settings = false) {
+    this.#settings = settings;
+  }
+  bind(value: unknown, type: string): string {
+    this.values.push(value);
+    const n = this.values.length;
+    return this.#settings ? `current_setting('reports.p${n}')::${type}` : `$${n}::${type}`;
+  }
+  /** The statement that sets the values of a settings-bound statement. */
+  setup(): Statement {
+    const sets = this.values.map((_, i) => `set_config('reports.p${i + 1}', $${i + 1}, true)`);
+    return { text: `SELECT ${sets.join(', ')}`, params: this.values.map((v) => (Array.isArray(v) ? v : String(v))) };
+  }
+}
+
+/** Text for LIKE with its wildcards taken literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The condition on a value (`sql`), without the null-keeping of negations. */
+function positiveSql(sql: string, type: SqlType, condition: Exclude<Condition, { kind: 'null' }>, params: Params): string {
+  const bind = (value: BoundValue) => params.bind(value, type);
+  switch (condition.kind) {
+    case 'text': {
+      const text = likeLiteral(condition.text);
+      const pattern = condition.match === 'contains' ? `%${text}%` : condition.match === 'startsWith' ? `${text}%` : `%${text}`;
+      return `${sql} ILIKE ${params.bind(pattern, 'text')}`;
+    }
+    case 'in':
+      return condition.values.length === 1 ? `${sql} = ${bind(condition.values[0]!)}` : `${sql} = ANY(${params.bind(condition.values, `${type}[]`)})`;
+    case 'range': {
+      const parts: string[] = [];
+      if (condition.lower) parts.push(`${sql} ${condition.lower.inclusive ? '>=' : '>'} ${bind(condition.lower.value)}`);
+      if (condition.upper) parts.push(`${sql} ${condition.upper.inclusive ? '<=' : '<'} ${bind(condition.upper.value)}`);
+      return parts.join(' AND ');
+    }
+  }
+}
+
+const negated = (condition: Condition) => (condition.kind === 'in' || condition.kind === 'range') && condition.negate;
+
+function conditionSql(column: Column, condition: Condition, params: Params): string {
+  if (column.lookup) {
+    const { from, link, value } = column.lookup;
+    if (condition.kind === 'null') return `${condition.negate ? '' : 'NOT '}EXISTS (SELECT 1 FROM ${from} WHERE ${link} AND ${value} IS NOT NULL)`;
+    // "Not X" keeps the payments without the other row, or whose row is not X.
+    return `${negated(condition) ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ${link} AND ${positiveSql(value, column.type, condition, params)})`;
+  }
+  const { sql } = column;
+  if (condition.kind === 'null') return `${sql} IS ${condition.negate ? 'NOT ' : ''}NULL`;
+  const positive = positiveSql(sql, column.type, condition, params);
+  return negated(condition) ? `(${sql} IS NULL OR NOT (${positive}))` : positive;
+}
+
+/** The partner's payments in scope, and the filters. */
+function whereSql(scope: ReportScope, criteria: ReportCriteria, params: Params): string {
+  const where = [`p.partner_id = ${params.bind(scope.partnerId, 'uuid')}`];
+  if (scope.kind === 'organization') where.push(`p.organization_id = ${params.bind(scope.organizationId, 'uuid')}`);
+  else if (scope.integrationSourceIds?.length === 1) where.push(`p.integration_source_id = ${params.bind(scope.integrationSourceIds[0], 'uuid')}`);
+  else if (scope.integrationSourceIds) where.push(`p.integration_source_id = ANY(${params.bind(scope.integrationSourceIds, 'uuid[]')})`);
+  for (const filter of criteria.filters) where.push(conditionSql(COLUMNS[filter.field.key], filter.condition, params));
+  return where.join('\n  AND ');
+}
+
+interface SortKey {
+  column: Column;
+  descending: boolean;
+  nullable: boolean;
+}
+
+/**
+ * The sort, then PaymentId in the direction of the first column: a total order, so pages and
+ * keyset batches neither repeat nor skip a payment. NULLs sort as the largest values (PostgreSQL's
+ * default: last ascending, first descending).
+ */
+function sortKeys(sort: readonly ReportSort[]): SortKey[] {
+  const keys = sort.filter((s) => s.field.key !== 'paymentId').map((s) => ({ column: COLUMNS[s.field.key], descending: s.descending, nullable: s.field.nullable }));
+  const idSort = sort.find((s) => s.field.key === 'paymentId');
+  // PaymentId is unique: nothing after it changes the order.
+  const cut = idSort ? sort.indexOf(idSort) : sort.length;
+  return [...keys.slice(0, cut), { column: COLUMNS.paymentId, descending: idSort?.descending ?? sort[0]?.descending ?? true, nullable: false }];
+}
+
+const orderBySql = (keys: SortKey[]) => keys.map((k) => `${k.column.sql}${k.descending ? ' DESC' : ''}`).join(', ');
+
+/** One page of the report (OFFSET paging: PageIndex is the API's). */
+export function pageStatement(scope: ReportScope, criteria: ReportCriteria, paging: ReportPaging): Statement {
+  const params = new Params();
+  const where = whereSql(scope, criteria, params);
+  const limit = params.bind(paging.pageSize, 'int');
+  const offset = params.bind((paging.pageIndex - 1) * paging.pageSize, 'bigint');
+  return {
+    text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}\nLIMIT ${limit} OFFSET ${offset}`,
+    params: params.values,
+  };
+}
+
+/** How many payments the report holds: the lines' totals only when a filter asks for them. */
+export function countStatement(scope: ReportScope, criteria: ReportCriteria): Statement {
+  const params = new Params();
+  const where = whereSql(scope, criteria, params);
+  const lines = criteria.filters.some((f) => COLUMNS[f.field.key].lateral === 'lines') ? `\n${LATERALS.lines}` : '';
+  return { text: `SELECT count(*)::bigint AS total\nFROM payments p${lines}\nWHERE ${where}`, params: params.values };
+}
+
+/** Every payment of the report, in order, as typed rows (read through a cursor). */
+export function exportStatement(scope: ReportScope, criteria: ReportCriteria): Statement {
+  const params = new Params();
+  const where = whereSql(scope, criteria, params);
+  return { text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`, params: params.values };
+}
+
+/** The CSV file as PostgreSQL writes it (a header of the field names), and the statement that sets its values. */
+export function csvCopyStatement(scope: ReportScope, criteria: ReportCriteria): { setup: Statement; copy: string } {
+  const params = new Params(true);
+  const where = whereSql(scope, criteria, params);
+  const query = `SELECT ${SELECT_CSV}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`;
+  return { setup: params.setup(), copy: `COPY (${query}) TO STDOUT WITH (FORMAT csv, HEADER true)` };
+}
+
+/** The sort keys of the last row of a keyset batch, as the database writes them (exact: no rounding of times). */
+type KeysetPosition = (string | null)[];
+
+/**
+ * The next batch after `after` (none: the first): the export's order without a cursor. Each key
+ * comes back as text (`_k0`...) to be bound again as it was read.
+ */
+export function keysetStatement(scope: ReportScope, criteria: ReportCriteria, after: KeysetPosition | undefined, rows: number, select: 'rows' | 'csv' = 'rows'): Statement {
+  const params = new Params();
+  const keys = sortKeys(criteria.sort);
+  let where = whereSql(scope, criteria, params);
+  if (after) {
+    const bound = (i: number) => params.bind(after[i], keys[i]!.column.type);
+    const alternatives: string[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const parts: string[] = [];
+      for (let j = 0; j < i; j++) parts.push(after[j] === null ? `${keys[j]!.column.sql} IS NULL` : `${keys[j]!.column.sql} = ${bound(j)}`);
+      const { column, descending } = keys[i]!;
+      const value = after[i];
+      // NULL is the largest value: last when ascending, first when descending.
+      const beyond = descending ? (value === null ? `${column.sql} IS NOT NULL` : `${column.sql} < ${bound(i)}`) : value === null ? 'false' : `(${column.sql} > ${bound(i)} OR ${column.sql} IS NULL)`;
+      parts.push(beyond);
+      alternatives.push(parts.join(' AND '));
+    }
+    where += `\n  AND (${alternatives.join('\n    OR ')})`;
+    // The same bound on the first key alone, which an index can start from.
+    const first = keys[0]!;
+    if (after[0] !== null && first.descending) where += `\n  AND ${first.column.sql} <= ${bound(0)}`;
+    else if (after[0] !== null) where += first.nullable ? `\n  AND (${first.column.sql} >= ${bound(0)} OR ${first.column.sql} IS NULL)` : `\n  AND ${first.column.sql} >= ${bound(0)}`;
+  }
+  const keyList = keys.map((k, i) => `(${k.column.sql})::text AS "_k${i}"`).join(', ');
+  return {
+    text: `SELECT ${select === 'rows' ? SELECT_ROWS : SELECT_CSV},\n  ${keyList}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(keys)}\nLIMIT ${params.bind(rows, 'int')}`,
+    params: params.values,
+  };
+}
+
+/** A report's rows in batches, in order, whatever its size. */
+export interface Batches<T> {
+  /** The next batch; empty when the report is done. */
+  next(): Promise<T[]>;
+  /** Stops reading (the query too, if one runs); safe to call twice. */
+  close(): Promise<void>;
+}
+export type RowBatches = Batches<ReportRow>;
+
+/** The CSV file: PostgreSQL's own (COPY), or its cells in batches for csv-stringify (PGlite). */
+export type CsvSource = { kind: 'copy'; stream: Readable } | { kind: 'cells'; first: (string | null)[][]; batches: Batches<(string | null)[]> };
+
+/** How many rows an export reads per round trip. */
+export const EXPORT_BATCH_ROWS = 1000;
+
+type OpenCursor = <T>(text: string, params: unknown[]) => Promise<RowCursor<T>>;
+type CopyOut = (setup: Statement, copyText: string) => Promise<Readable>;
+
+export class ReportRepository {
+  readonly #sql: SqlClient;
+  readonly #openCursor: OpenCursor | undefined;
+  readonly #copyOut: CopyOut | undefined;
+
+  /**
+   * `openCursor` and `copyOut`: the store's server-side cursors and COPY, when it has them
+   * (PostgreSQL); without them, exports read keyset batches.
+   */
+  constructor(deps: { sql: SqlClient; openCursor?: OpenCursor; copyOut?: CopyOut }) {
+    this.#sql = deps.sql;
+    this.#openCursor = deps.openCursor;
+    this.#copyOut = deps.copyOut;
+  }
+
+  /** Which of `ids` are integration sources of the partner. */
+  async partnerSources(partnerId: string, ids: readonly string[]): Promise<string[]> {
+    const rows = await this.#sql.query<{ id: string }>('SELECT id FROM integration_sources WHERE partner_id = $1::uuid AND id = ANY($2::uuid[])', [partnerId, ids]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether the organization is the partner's. */
+  async isPartnerOrganization(partnerId: string, organizationId: string): Promise<boolean> {
+    const rows = await this.#sql.query('SELECT 1 FROM organizations WHERE partner_id = $1::uuid AND id = $2::uuid', [partnerId, organizationId]);
+    return rows.length > 0;
+  }
+
+  async page(scope: ReportScope, criteria: ReportCriteria, paging: ReportPaging): Promise<{ rows: ReportRow[]; total: number }> {
+    const page = pageStatement(scope, criteria, paging);
+    const rows = await this.#sql.query<ReportRow>(page.text, page.params);
+    const offset = (paging.pageIndex - 1) * paging.pageSize;
+    // A short page that is not past the end says the total itself.
+    if (rows.length < paging.pageSize && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
+    const count = countStatement(scope, criteria);
+    const [row] = await this.#sql.query<{ total: number }>(count.text, count.params);
+    return { rows, total: row?.total ?? 0 };
+  }
+
+  /** The typed rows of an export (Excel): a server-side cursor where the store has them, keyset batches elsewhere. */
+  async batches(scope: ReportScope, criteria: ReportCriteria, batchRows = EXPORT_BATCH_ROWS): Promise<RowBatches> {
+    if (this.#openCursor) {
+      const statement = exportStatement(scope, criteria);
+      const cursor = await this.#openCursor<ReportRow>(statement.text, statement.params);
+      return {
+        next: async () => {
+          const rows = await cursor.read(batchRows);
+          // The last batch gives the connection back at once, whoever forgets to close.
+          if (rows.length < batchRows) await cursor.close();
+          return rows;
+        },
+        close: () => cursor.close(),
+      };
+    }
+    return this.#keyset(scope, criteria, batchRows, 'rows', (row) => row as unknown as ReportRow);
+  }
+
+  /** The CSV export: PostgreSQL writes the whole file (COPY); PGlite gives its cells in keyset batches. */
+  async csv(scope: ReportScope, criteria: ReportCriteria, batchRows = EXPORT_BATCH_ROWS): Promise<CsvSource> {
+    if (this.#copyOut) {
+      const { setup, copy } = csvCopyStatement(scope, criteria);
+      return { kind: 'copy', stream: await this.#copyOut(setup, copy) };
+    }
+    const names = REPORT_FIELDS.map((f) => f.name);
+    const batches = this.#keyset(scope, criteria, batchRows, 'csv', (row) => names.map((n) => (row[n] as string | null) ?? null));
+    // The first batch now, as COPY's first bytes: a failing database fails the request, not the file.
+    return { kind: 'cells', first: await batches.next(), batches };
+  }
+
+  #keyset<T>(scope: ReportScope, criteria: ReportCriteria, batchRows: number, select: 'rows' | 'csv', shape: (row: Record<string, unknown>) => T): Batches<T> {
+    const keyCount = sortKeys(criteria.sort).length;
+    let after: KeysetPosition | undefined;
+    let done = false;
+    return {
+      next: async () => {
+        if (done) return [];
+        const statement = keysetStatement(scope, criteria, after, batchRows, select);
+        const rows = await this.#sql.query<Record<string, unknown>>(statement.text, statement.params);
+        if (rows.length < batchRows) done = true;
+        const last = rows.at(-1);
+        if (last) after = Array.from({ length: keyCount }, (_, i) => (last[`_k${i}`] as string | null) ?? null);
+        return rows.map((row) => {
+          for (let i = 0; i < keyCount; i++) delete row[`_k${i}`];
+          return shape(row);
+        });
+      },
+      close: async () => {
+        done = true;
+      },
+    };
+  }
+}
