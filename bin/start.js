@@ -3,4 +3,10 @@
 import { refuseOldNode } from './node-version.js';
 
 refuseOldNode();
+// Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the SDK starts before the service's modules load, so that
+// its instrumentations patch node:http, Fastify and pg as they are first required. Unset, the
+// SDK is not even loaded.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) {
+  await (await import('../src/platform/tracing.ts')).startTracingFromEnvironment();
+}
 await import('../src/main.ts');

@@ -36,6 +36,13 @@ import { DatabaseIdentityService } from './modules/operations/database-identity-
 import type { RootLogger } from './platform/logging.ts';
 import type { BackgroundJob } from './platform/jobs.ts';
 import { billingJob } from './modules/recurring/billing-job.ts';
+// Metrics and traces (issue 31): decorators of the services, none when both are off.
+import type { Metrics } from './platform/metrics/metrics.ts';
+import { observeDatabase } from './platform/metrics/database.ts';
+import { tracing } from './platform/tracing.ts';
+import { ServiceMetrics } from './modules/metering/service-metrics.ts';
+import { instrumentProcessors } from './modules/metering/processor-calls.ts';
+import { meterBilling, meterCharitySearch, meterPayments, meterRefundsVoids, meterSettlement, observeHeldOutcomes } from './modules/metering/metered-services.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -70,10 +77,13 @@ export interface Services {
   payLinkResults: PayLinkResultService;
   payLinkCheckout: PayLinkCheckoutService;
   databaseIdentity: DatabaseIdentityService;
+  /** Prometheus metrics (METRICS_PORT), when on: the HTTP server and later capabilities add theirs to it. */
+  metrics?: Metrics;
 }
 
-export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault }): Services {
+export function createServices(deps: { store: Store; clock: Clock; ids: Ids; config: Config; log: RootLogger; vault?: Vault; metrics?: Metrics }): Services {
   const { store, clock, ids, log } = deps;
+  const serviceMetrics = deps.metrics && new ServiceMetrics(deps.metrics);
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService(store.db, clock, ids, vault);
@@ -83,7 +93,10 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const sessions = new SessionService(store.db, clock, ids);
   const partners = new PartnerService(store.db, clock, ids, sessions);
   const processors = new ProcessorService(store.db);
-  const processorAdapters = defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs });
+  const processorAdapters = instrumentProcessors(defaultProcessors({ simulatorLatencyMs: deps.config.simulatorLatencyMs, timeoutMs: deps.config.processorTimeoutMs }), {
+    metrics: serviceMetrics,
+    tracing: tracing(),
+  });
   const fees = new FeeService(store.db, clock, partners);
   const references = new ReferenceService({ repository: new ReferenceRepository(store.sql), clock });
   const pendingWrites = new PendingWrites(log);
@@ -100,6 +113,15 @@ export function createServices(deps: { store: Store; clock: Clock; ids: Ids; con
   const charities = new CharityService(store, { clock });
   const charityImport = new CharityImportService(store, deps.config.databaseUrl);
   const databaseIdentity = new DatabaseIdentityService(store.db);
+  if (serviceMetrics) {
+    observeDatabase(store, serviceMetrics.metrics);
+    meterPayments(payments, serviceMetrics);
+    meterRefundsVoids(refundsVoids, serviceMetrics);
+    meterSettlement(settlement, serviceMetrics);
+    meterBilling(billing, serviceMetrics);
+    meterCharitySearch(charities, serviceMetrics);
+    observeHeldOutcomes(pendingPayments, clock, serviceMetrics);
+  }
   return { ...deps, sessions, partners, processors, references, pendingWrites, processorAdapters, fees, vault, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity };
 }
 

@@ -1,0 +1,76 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Tracing } from '../../platform/tracing.ts';
+import { type ProcessorAdapter, ProcessorNotReachedError, ProcessorTimeoutError } from '../../processors/processor.ts';
+import type { ProcessorRegistry } from '../../processors/registry.ts';
+import type { ServiceMetrics } from './service-metrics.ts';
+
+/** What the processor did for one payment, refund or void request: its metric's labels come from it. */
+export interface ProcessorCallNote {
+  adapter?: string;
+  /** approved / declined: its answer; not_reached, failed (no answer: the outcome is unknown). */
+  answer?: 'approved' | 'declined' | 'not_reached' | 'failed';
+}
+
+/** The note of the request in progress (meterPayments and meterRefundsVoids open one). */
+export const processorCallNote = new AsyncLocalStorage<ProcessorCallNote>();
+
+type Operation = 'sale' | 'void' | 'refund' | 'settle';
+const OPERATIONS: Operation[] = ['sale', 'void', 'refund', 'settle'];
+
+function failureReason(err: unknown): 'timeout' | 'not_reached' | 'error' {
+  if (err instanceof ProcessorTimeoutError) return 'timeout';
+  if (err instanceof ProcessorNotReachedError) return 'not_reached';
+  return 'error';
+}
+
+/**
+ * Each adapter the registry holds, as its `get` hands it out, wrapped: every call timed and its
+ * failures counted by adapter and operation (metrics), in a span of its own (traces, with the
+ * adapter and the operation, never what is sent: a card, an account, an amount), and noted for
+ * the request that made it. The registry itself is left as it is (another module's).
+ */
+export function instrumentProcessors(registry: ProcessorRegistry, observers: { metrics?: ServiceMetrics; tracing?: Tracing }): ProcessorRegistry {
+  const { metrics, tracing } = observers;
+  if (!metrics && !tracing) return registry;
+  const get = registry.get.bind(registry);
+  const wrapped = new Map<string, ProcessorAdapter>();
+  registry.get = (name: string) => {
+    let adapter = wrapped.get(name);
+    if (!adapter) {
+      adapter = instrumentAdapter(get(name), metrics, tracing);
+      wrapped.set(name, adapter);
+    }
+    return adapter;
+  };
+  return registry;
+}
+
+function instrumentAdapter(adapter: ProcessorAdapter, metrics: ServiceMetrics | undefined, tracing: Tracing | undefined): ProcessorAdapter {
+  const name = adapter.name;
+  const wrapped: Record<string, unknown> = { name };
+  for (const operation of OPERATIONS) {
+    const call = (adapter[operation] as (request: unknown) => Promise<{ approved?: boolean; accepted?: boolean }>).bind(adapter);
+    const timer = metrics?.processorCalls.labels({ adapter: name, operation });
+    const timed = async (request: unknown) => {
+      const note = processorCallNote.getStore();
+      if (note) note.adapter = name;
+      const started = performance.now();
+      try {
+        const answer = await call(request);
+        if (note) note.answer = answer.approved === true || answer.accepted === true ? 'approved' : 'declined';
+        return answer;
+      } catch (err) {
+        const reason = failureReason(err);
+        if (note) note.answer = reason === 'not_reached' ? 'not_reached' : 'failed';
+        metrics?.processorErrors.inc({ adapter: name, operation, reason });
+        throw err;
+      } finally {
+        timer?.observe((performance.now() - started) / 1000);
+      }
+    };
+    wrapped[operation] = tracing
+      ? (request: unknown) => tracing.span(`processor ${operation}`, { 'processor.adapter': name, 'processor.operation': operation }, () => timed(request))
+      : timed;
+  }
+  return wrapped as unknown as ProcessorAdapter;
+}
