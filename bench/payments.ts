@@ -14,7 +14,7 @@ import { measureWritesAlone } from './lib/payment-writes-alone.ts';
 
 const CONNECTIONS = 32;
 
-function paymentBody(): string {
+export function paymentBody(): string {
   return JSON.stringify({
     CardNum: '4242424242424242',
     ExpMonth: '12',

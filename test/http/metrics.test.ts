@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_DIR } from '../../src/modules/charities/import-samples.ts';
@@ -160,6 +161,30 @@ describe.runIf(hasPrometheusParser())('GET /metrics on the metrics port', () => 
       expect(value).not.toContain('@');
       expect(value).not.toMatch(/\d{12,}/);
     }
+  });
+
+  it('is what the dashboard and the alert rules in docs/ query', async () => {
+    const after = await scrape();
+    const docs = join(import.meta.dirname, '..', '..', 'docs');
+    const dashboard = JSON.parse(readFileSync(join(docs, 'grafana-dashboard.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+    const expressions = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    // The alert rules' `expr:` values, one line or a block.
+    const rules = readFileSync(join(docs, 'prometheus-alerts.yml'), 'utf8').split('\n');
+    rules.forEach((line, i) => {
+      const expr = /^(\s*)expr:\s*(\|)?\s*(.*)$/.exec(line);
+      if (!expr) return;
+      if (!expr[2]) return void expressions.push(expr[3]!);
+      for (let j = i + 1; j < rules.length && /^\s*$|^\s{10,}/.test(rules[j]!) && rules[j]!.search(/\S/) > expr[1]!.length; j++) expressions.push(rules[j]!);
+    });
+    expect(expressions.length).toBeGreaterThan(30);
+    const notMetrics = new Set(['histogram_quantile', 'label_values', 'status_class']);
+    const used = new Set(expressions.flatMap((e) => e.match(/(?<![$\w])[a-z][a-z0-9]*_[a-z0-9_]*/g) ?? []).filter((t) => !notMetrics.has(t)));
+    // Families are exposed before any of their labelled series is: the names they give samples.
+    const suffixes: Record<string, string[]> = { counter: ['_total'], histogram: ['_bucket', '_count', '_sum'] };
+    const exposed = new Set(after.families.flatMap((f) => [f.name, ...(suffixes[f.type] ?? []).map((suffix) => f.name + suffix)]));
+    // The notifications capability brings its own (docs/operations.md, "Notifications").
+    const missing = [...used].filter((name) => !exposed.has(name) && !name.startsWith('notification_'));
+    expect(missing).toEqual([]);
   });
 
   it('answers 404 for anything but GET /metrics', async () => {
