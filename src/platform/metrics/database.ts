@@ -10,13 +10,6 @@ const PING_LIMIT_MS = 2_000;
  * statements that failed, by kind.
  */
 export function observeDatabase(store: Store, metrics: Metrics): void {
-  metrics.gauge({
-    name: 'db_up',
-    help: `1 when the database answered SELECT 1 within ${PING_LIMIT_MS / 1000} s at this scrape, 0 when it did not.`,
-    async collect() {
-      this.set((await answers(store)) ? 1 : 0);
-    },
-  });
   const pool = (name: string, help: string, read: (state: ReturnType<Store['poolState']>) => number) =>
     metrics.gauge({
       name,
@@ -29,6 +22,14 @@ export function observeDatabase(store: Store, metrics: Metrics): void {
   pool('db_pool_connections', 'Connections open now, idle or in use (PGlite: its one connection).', (s) => s.total);
   pool('db_pool_connections_idle', 'Open connections no call is using.', (s) => s.idle);
   pool('db_pool_waiting', 'Calls waiting for a connection (PGlite: calls queued behind the one running).', (s) => s.waiting);
+  // After the pool's gauges: its ping would otherwise show as a busy connection.
+  metrics.gauge({
+    name: 'db_up',
+    help: `1 when the database answered SELECT 1 within ${PING_LIMIT_MS / 1000} s at this scrape, 0 when it did not.`,
+    async collect() {
+      this.set((await answers(store)) ? 1 : 0);
+    },
+  });
   const errors = metrics.counter({
     name: 'db_query_errors_total',
     help: 'Statements that failed, by kind: unavailable (the database could not be reached or the connection ended), invalid_input, constraint (SQLSTATE class 23), other.',
