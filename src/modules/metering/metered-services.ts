@@ -1,7 +1,7 @@
 import type { CharitySearchInput } from '../../domain/charities/search-criteria.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../../domain/payment-status.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { NotFoundError, OutcomeUnknownError, ValidationError } from '../../platform/errors.ts';
+import { NotFoundError, OutcomeUnknownError, RecordUnknownError, ValidationError } from '../../platform/errors.ts';
 import type { RefundVoidService } from '../adjustments/refund-void-service.ts';
 import type { SettlementRun, SettlementService } from '../adjustments/settlement-service.ts';
 import type { CharityService } from '../charities/search-service.ts';
@@ -9,8 +9,7 @@ import type { PendingPaymentService } from '../payments/held-outcome-service.ts'
 import type { PaymentRecord } from '../payments/payment-record.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
 import type { BillingRunSummary, BillingService } from '../recurring/billing-service.ts';
-import { type ProcessorCallNote, processorCallNote } from './processor-calls.ts';
-import type { ServiceMetrics } from './service-metrics.ts';
+import type { ProcessorCallNote, ServiceMetrics } from './service-metrics.ts';
 
 /**
  * The services' use cases metered from outside, at the composition root: each decorator replaces
@@ -41,25 +40,29 @@ function thrownOutcome(err: unknown): 'rejected' | 'held' | 'error' {
   return 'error';
 }
 
+/** The reference a failed request was made under, when its error says it (the processor may have been asked). */
+function referenceOf(err: unknown): string | undefined {
+  return err instanceof OutcomeUnknownError || err instanceof RecordUnknownError ? err.reference : undefined;
+}
+
 /** `payCard`, `payAch`: payments_total by method, outcome and the adapter that was asked. */
 export function meterPayments(payments: PaymentService, metrics: ServiceMetrics): void {
+  const notes = metrics.processorCallNotes;
   const meter =
     <A extends unknown[]>(requested: 'card' | 'ach', pay: (...args: A) => Promise<PaymentRecord>) =>
-    (...args: A): Promise<PaymentRecord> => {
-      const note: ProcessorCallNote = {};
-      return processorCallNote.run(note, () =>
-        pay(...args).then(
-          (record) => {
-            metrics.payments.inc({ method: record.payment.method, outcome: paymentOutcome(record), adapter: note.adapter ?? 'none' });
-            return record;
-          },
-          (err: unknown) => {
-            metrics.payments.inc({ method: requested, outcome: thrownOutcome(err), adapter: note.adapter ?? 'none' });
-            throw err;
-          },
-        ),
+    (...args: A): Promise<PaymentRecord> =>
+      pay(...args).then(
+        (record) => {
+          const adapter = notes.take(record.payment.id)?.adapter ?? 'none';
+          metrics.payments.inc({ method: record.payment.method, outcome: paymentOutcome(record), adapter });
+          return record;
+        },
+        (err: unknown) => {
+          const adapter = notes.take(referenceOf(err))?.adapter ?? 'none';
+          metrics.payments.inc({ method: requested, outcome: thrownOutcome(err), adapter });
+          throw err;
+        },
       );
-    };
   around(payments, 'payCard', (payCard) => meter('card', payCard));
   around(payments, 'payAch', (payAch) => meter('ach', payAch));
 }
@@ -67,34 +70,32 @@ export function meterPayments(payments: PaymentService, metrics: ServiceMetrics)
 /** `refund`, `voidPayment`: refunds_voids_total by kind and outcome. */
 export function meterRefundsVoids(refundsVoids: RefundVoidService, metrics: ServiceMetrics): void {
   type Adjust = RefundVoidService['refund'];
+  const notes = metrics.processorCallNotes;
   const meter =
     (kind: 'refund' | 'void', adjust: Adjust): Adjust =>
-    (...args) => {
-      const note: ProcessorCallNote = {};
-      return processorCallNote.run(note, () =>
-        adjust(...args).then(
-          (outcome) => {
-            metrics.refundsVoids.inc({ kind, outcome: adjustmentOutcome(outcome, note) });
-            return outcome;
-          },
-          (err: unknown) => {
-            metrics.refundsVoids.inc({ kind, outcome: thrownOutcome(err) });
-            throw err;
-          },
-        ),
+    (...args) =>
+      adjust(...args).then(
+        (outcome) => {
+          metrics.refundsVoids.inc({ kind, outcome: adjustmentOutcome(outcome, notes.take(outcome.adjustmentId)) });
+          return outcome;
+        },
+        (err: unknown) => {
+          notes.take(referenceOf(err));
+          metrics.refundsVoids.inc({ kind, outcome: thrownOutcome(err) });
+          throw err;
+        },
       );
-    };
   around(refundsVoids, 'refund', (refund) => meter('refund', refund));
   around(refundsVoids, 'voidPayment', (voidPayment) => meter('void', voidPayment));
 }
 
-function adjustmentOutcome(outcome: { successful: boolean; responseCode: string }, note: ProcessorCallNote): string {
+export function adjustmentOutcome(outcome: { successful: boolean; responseCode: string }, note: ProcessorCallNote | undefined): string {
   if (outcome.successful) return 'approved';
   // Refused by the rules (already refunded, settling, another in flight): the processor was not asked.
   if (outcome.responseCode === ResponseCode.NotProcessed) return 'refused';
-  if (note.answer === 'not_reached') return 'not_processed';
+  if (note?.answer === 'not_reached') return 'not_processed';
   // No answer (the claim is held for an operator), or an approval that could not be recorded yet.
-  if (note.answer === 'failed' || note.answer === 'approved') return 'held';
+  if (note?.answer === 'failed' || note?.answer === 'approved') return 'held';
   return 'declined';
 }
 

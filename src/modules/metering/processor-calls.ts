@@ -1,18 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tracing } from '../../platform/tracing.ts';
 import { type ProcessorAdapter, ProcessorNotReachedError, ProcessorTimeoutError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
-import type { ServiceMetrics } from './service-metrics.ts';
-
-/** What the processor did for one payment, refund or void request: its metric's labels come from it. */
-export interface ProcessorCallNote {
-  adapter?: string;
-  /** approved / declined: its answer; not_reached, failed (no answer: the outcome is unknown). */
-  answer?: 'approved' | 'declined' | 'not_reached' | 'failed';
-}
-
-/** The note of the request in progress (meterPayments and meterRefundsVoids open one). */
-export const processorCallNote = new AsyncLocalStorage<ProcessorCallNote>();
+import type { ProcessorCallNote, ServiceMetrics } from './service-metrics.ts';
 
 type Operation = 'sale' | 'void' | 'refund' | 'settle';
 const OPERATIONS: Operation[] = ['sale', 'void', 'refund', 'settle'];
@@ -26,8 +15,9 @@ function failureReason(err: unknown): 'timeout' | 'not_reached' | 'error' {
 /**
  * Each adapter the registry holds, as its `get` hands it out, wrapped: every call timed and its
  * failures counted by adapter and operation (metrics), in a span of its own (traces, with the
- * adapter and the operation, never what is sent: a card, an account, an amount), and noted for
- * the request that made it. The registry itself is left as it is (another module's).
+ * adapter and the operation, never what is sent: a card, an account, an amount), and noted by its
+ * reference for the request that made it (ProcessorCallNotes). The registry itself is left as it
+ * is (another module's).
  */
 export function instrumentProcessors(registry: ProcessorRegistry, observers: { metrics?: ServiceMetrics; tracing?: Tracing }): ProcessorRegistry {
   const { metrics, tracing } = observers;
@@ -52,8 +42,10 @@ function instrumentAdapter(adapter: ProcessorAdapter, metrics: ServiceMetrics | 
     const call = (adapter[operation] as (request: unknown) => Promise<{ approved?: boolean; accepted?: boolean }>).bind(adapter);
     const timer = metrics?.processorCalls.labels({ adapter: name, operation });
     const timed = async (request: unknown) => {
-      const note = processorCallNote.getStore();
-      if (note) note.adapter = name;
+      // Sales, voids and refunds carry the reference their request's decorator takes the note by.
+      const reference = (request as { reference?: string }).reference;
+      const note: ProcessorCallNote | undefined = metrics && reference !== undefined ? { adapter: name } : undefined;
+      if (note) metrics!.processorCallNotes.note(reference!, note);
       const started = performance.now();
       try {
         const answer = await call(request);

@@ -1,5 +1,40 @@
 import { DURATION_BUCKETS, type Metrics } from '../../platform/metrics/metrics.ts';
 
+/** What the processor did for one payment, refund or void request: its metric's labels come from it. */
+export interface ProcessorCallNote {
+  adapter: string;
+  /** approved / declined: its answer; not_reached, failed: no answer (the outcome is unknown). */
+  answer?: 'approved' | 'declined' | 'not_reached' | 'failed';
+}
+
+/**
+ * The processor calls of the requests in progress, by the reference they were sent with (a
+ * PaymentGuid, a refund's or void's id), from the adapter's wrapper to the service's decorator,
+ * which takes its request's note when the request ends. A note nobody takes (a request that
+ * failed without saying its reference, a reversal) is dropped once 1,000 newer ones are kept.
+ */
+export class ProcessorCallNotes {
+  static readonly LIMIT = 1_000;
+  readonly #notes = new Map<string, ProcessorCallNote>();
+
+  note(reference: string, note: ProcessorCallNote): void {
+    this.#notes.delete(reference);
+    if (this.#notes.size >= ProcessorCallNotes.LIMIT) this.#notes.delete(this.#notes.keys().next().value!);
+    this.#notes.set(reference, note);
+  }
+
+  take(reference: string | undefined): ProcessorCallNote | undefined {
+    if (reference === undefined) return undefined;
+    const note = this.#notes.get(reference);
+    if (note) this.#notes.delete(reference);
+    return note;
+  }
+
+  get size(): number {
+    return this.#notes.size;
+  }
+}
+
 /**
  * The counters, gauges and histograms of the payment capabilities (docs/operations.md says what
  * each means). Labels are bounded sets: methods, outcomes, adapter names, operations, currencies;
@@ -8,6 +43,7 @@ import { DURATION_BUCKETS, type Metrics } from '../../platform/metrics/metrics.t
  */
 export class ServiceMetrics {
   readonly metrics: Metrics;
+  readonly processorCallNotes = new ProcessorCallNotes();
   readonly payments;
   readonly processorCalls;
   readonly processorErrors;
