@@ -65,7 +65,7 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
   const exporter = options.exporter ?? (await otlpExporter());
   const sdk = new NodeSDK({
     serviceName: options.serviceName ?? (process.env.OTEL_SERVICE_NAME?.trim() || 'payments'),
-    spanProcessors: [new Redaction(), options.immediate ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter })],
+    spanProcessors: [new Redaction(), options.immediate ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter, ...batchSettings(process.env) })],
     // Traces only: the metrics are Prometheus's (METRICS_PORT), the logs stdout's.
     metricReaders: [],
     logRecordProcessors: [],
@@ -111,6 +111,21 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
     },
   };
   return started;
+}
+
+/** The batch span processor's OTEL_BSP_* settings, which the SDK reads only for processors it makes itself. */
+function batchSettings(env: Record<string, string | undefined>) {
+  const number = (name: string) => {
+    const value = Number(env[name]?.trim() || Number.NaN);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  };
+  const settings = {
+    scheduledDelayMillis: number('OTEL_BSP_SCHEDULE_DELAY'),
+    exportTimeoutMillis: number('OTEL_BSP_EXPORT_TIMEOUT'),
+    maxQueueSize: number('OTEL_BSP_MAX_QUEUE_SIZE'),
+    maxExportBatchSize: number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
 
 /** The OTLP exporter of OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL (default http/protobuf). */
