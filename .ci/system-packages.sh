@@ -6,6 +6,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v php >/dev/null 2>&1 || missing+=(php-cli)
 php -m 2>/dev/null | grep -qi '^soap$' || missing+=(php-soap)
 /usr/bin/python3 -c 'import zeep' >/dev/null 2>&1 || missing+=(python3-zeep)
+/usr/bin/python3 -c 'import prometheus_client.parser' >/dev/null 2>&1 || missing+=(python3-prometheus-client)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing from Debian: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

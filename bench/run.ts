@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   session: () => import('./session.ts'),
   paylink: () => import('./paylink.ts'),
   payments: () => import('./payments.ts'),
+  metrics: () => import('./metrics.ts'),
   'payment-writes': () => import('./payment-writes.ts'),
   fees: () => import('./fees.ts'),
   gateway: () => import('./gateway.ts'),

@@ -15,6 +15,10 @@ import { lazyChildLogger } from './platform/lazy-logger.ts';
 import { payPageBadRequest, payPagePlugin } from './http/paypage/plugin.ts';
 import { RouteTable } from './http/route-table.ts';
 import { DatabaseAvailability } from './platform/database/availability.ts';
+// Metrics, traces and readable request lines (issue 31).
+import { RequestLogLines } from './http/request-log.ts';
+import { observeHttp } from './platform/metrics/http.ts';
+import { tracing } from './platform/tracing.ts';
 
 
 function strictGuidFormat(ajv: Ajv): void {
@@ -57,10 +61,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const { config } = services;
   const logger = services.log;
+  // With tracing on, each request's lines carry its trace id (the span active when it arrives).
+  const traceId = tracing()?.traceId;
   const app = Fastify({
     loggerInstance: logger,
     // Request loggers become real pino children only when they write a line (see lazy-logger.ts).
-    childLoggerFactory: (parent, bindings, childOptions) => lazyChildLogger(parent, bindings, childOptions),
+    childLoggerFactory: traceId
+      ? (parent, bindings, childOptions) => lazyChildLogger(parent, { ...bindings, traceId: traceId() }, childOptions)
+      : (parent, bindings, childOptions) => lazyChildLogger(parent, bindings, childOptions),
+    logController: new RequestLogLines(),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
@@ -117,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...httpsServerOptions(config),
   }) as unknown as FastifyInstance;
 
+  if (services.metrics) observeHttp(app, services.metrics);
   const availability = new DatabaseAvailability(app.log, services.clock);
   app.decorate('databaseAvailability', availability);
   services.store.onConnect(() => availability.reached());

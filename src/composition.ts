@@ -58,6 +58,13 @@ import { ProcessorCredentialStore } from './modules/processor-accounts/processor
 import { type SimulatorLedger, SqlSimulatorLedger } from './processors/simulator-ledger.ts';
 import { ReportRepository } from './modules/reports/report-repository.ts';
 import { ReportService } from './modules/reports/report-service.ts';
+// Metrics and traces (issue 31): decorators of the services, none when both are off.
+import type { Metrics } from './platform/metrics/metrics.ts';
+import { observeDatabase } from './platform/metrics/database.ts';
+import { tracing } from './platform/tracing.ts';
+import { ServiceMetrics } from './modules/metering/service-metrics.ts';
+import { instrumentProcessors } from './modules/metering/processor-calls.ts';
+import { meterBilling, meterCharitySearch, meterPayments, meterRefundsVoids, meterSettlement, observeHeldOutcomes } from './modules/metering/metered-services.ts';
 
 /** Everything a surface needs, built once per process (or per test). */
 export interface Services {
@@ -104,6 +111,8 @@ export interface Services {
   installation: InstallationService;
   idempotency: IdempotencyService;
   reports: ReportService;
+  /** Prometheus metrics (METRICS_PORT), when on: the HTTP server and later capabilities add theirs to it. */
+  metrics?: Metrics;
 }
 
 /**
@@ -120,8 +129,10 @@ export function createServices(deps: {
   vault?: Vault;
   /** false: the simulator keeps no ledger (and cannot look anything up): `npm run bench -- simulator-ledger` compares. */
   simulatorLedger?: boolean;
+  metrics?: Metrics;
 }): Services {
   const { store, clock, ids, log } = deps;
+  const serviceMetrics = deps.metrics && new ServiceMetrics(deps.metrics);
   // VAULT_KEY, or the key file in DATA_DIR (created on first use); tests' config carries a key.
   const vault = deps.vault ?? vaultFromConfig(deps.config, clock);
   const tokens = new TokenService({ repository: new TokenRepository(store.db), clock, ids, vault });
@@ -143,12 +154,15 @@ export function createServices(deps: {
   if (simulatorLedger) drainBeforeClose(store, simulatorLedger);
   const processorAccountRepository = new ProcessorAccountRepository(store.db);
   const processorCredentials = new ProcessorCredentialStore({ repository: processorAccountRepository, vault: vaultService, clock });
-  const processorAdapters = defaultProcessors({
-    simulatorLatencyMs: deps.config.simulatorLatencyMs,
-    timeoutMs: deps.config.processorTimeoutMs,
-    simulatorLedger,
-    authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
-  });
+  const processorAdapters = instrumentProcessors(
+    defaultProcessors({
+      simulatorLatencyMs: deps.config.simulatorLatencyMs,
+      timeoutMs: deps.config.processorTimeoutMs,
+      simulatorLedger,
+      authorizeNet: { accounts: processorCredentials, sandboxUrl: deps.config.authorizeNetSandboxUrl },
+    }),
+    { metrics: serviceMetrics, tracing: tracing() },
+  );
   const processorAccounts = new ProcessorAccountService({ repository: processorAccountRepository, credentials: processorCredentials, partners, processors, adapters: processorAdapters, clock });
   const fees = new FeeService({ partners, references, tokens, clock });
   const pendingWrites = new PendingWrites(log);
@@ -180,6 +194,15 @@ export function createServices(deps: {
   // A running request is in flight until the processor's deadline has passed, and a margin for its writes.
   const idempotency = new IdempotencyService({ repository: new IdempotencyRepository(store.sql), clock, ids, log, ttlMs: deps.config.idempotencyTtlMs, leaseMs: deps.config.processorTimeoutMs + 10_000 });
   const installation = new InstallationService({ repository: operations });
+  if (serviceMetrics) {
+    observeDatabase(store, serviceMetrics.metrics);
+    meterPayments(payments, serviceMetrics);
+    meterRefundsVoids(refundsVoids, serviceMetrics);
+    meterSettlement(settlement, serviceMetrics);
+    meterBilling(billing, serviceMetrics);
+    meterCharitySearch(charities, serviceMetrics);
+    observeHeldOutcomes(pendingPayments, clock, serviceMetrics);
+  }
   const reportStore = deps.reportStore ?? store;
   const reports = new ReportService({
     repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore), copyOut: reportStore.copyOut?.bind(reportStore) }),

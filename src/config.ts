@@ -80,6 +80,14 @@ export interface Config {
   /** PEM files: set both to serve HTTPS. */
   tlsCertFile: string | undefined;
   tlsKeyFile: string | undefined;
+  /**
+   * Prometheus metrics (METRICS_PORT) on an HTTP server of their own; undefined: no metrics at all.
+   * `explicit`: the operator set the port, so a port already in use stops the start (the
+   * development default only warns: two services on one machine must both start).
+   */
+  metrics: { port: number; explicit: boolean } | undefined;
+  /** LOG_FORMAT: JSON lines or readable ones; undefined: readable in a terminal outside production, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -197,6 +205,29 @@ function trustProxy(raw: string | undefined): false | number | string {
   throw new ConfigError(`TRUST_PROXY must be off, on (one proxy hop), a number of hops, or proxy addresses/CIDRs separated by commas, got "${raw}"`);
 }
 
+const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * METRICS_PORT: on in development (9464, the usual Prometheus exporter port), off in production
+ * unless set; `off` turns it off. Never the public port: partners must not read the metrics.
+ */
+function metrics(env: Env, nodeEnv: string, port: number): Config['metrics'] {
+  const raw = env.METRICS_PORT?.trim();
+  if (raw && /^(off|false|no)$/i.test(raw)) return undefined;
+  if (!raw) return nodeEnv === 'production' || port === DEFAULT_METRICS_PORT ? undefined : { port: DEFAULT_METRICS_PORT, explicit: false };
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`METRICS_PORT must be a port number or off, got "${raw}"`);
+  const value = int(env, 'METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535);
+  if (value !== 0 && value === port) throw new ConfigError(`METRICS_PORT must not be PORT (${port}): the metrics would be served to partners`);
+  return { port: value, explicit: true };
+}
+
+function logFormat(raw: string | undefined): 'json' | 'pretty' | undefined {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return undefined;
+  if (value === 'json' || value === 'pretty') return value;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const tlsCertFile = env.TLS_CERT_FILE?.trim() || undefined;
@@ -212,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // The embedded database has no replica: reports read it like everything else.
   if (databaseReplicaUrl && !databaseUrl) throw new ConfigError('DATABASE_REPLICA_URL is a read replica of DATABASE_URL: set DATABASE_URL too');
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const publicBaseUrl = baseUrl(env.PUBLIC_BASE_URL?.trim() || `${tlsCertFile ? 'https' : 'http'}://localhost:${port}`);
   return {
     port,
@@ -229,7 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionRateLimitPerMinute: int(env, 'SESSION_RATE_LIMIT', 120, 1),
     gatewayLoginRateLimitPerMinute: int(env, 'GATEWAY_LOGIN_RATE_LIMIT', 30, 1),
     publicRateLimitPerMinute: int(env, 'PUBLIC_RATE_LIMIT', 600, 1),
-    nodeEnv: env.NODE_ENV?.trim() || 'development',
+    nodeEnv,
     simulatorLatencyMs: int(env, 'SIMULATOR_LATENCY_MS', 0, 0, 60_000),
     processorTimeoutMs: int(env, 'PROCESSOR_TIMEOUT', 20, 1, 600) * 1000,
     settlementCutoffMinutes: cutoff(env, 'SETTLEMENT_CUTOFF', '02:00'),
@@ -252,6 +284,8 @@ export function loadConfig(env: Env = process.env): Config {
     authorizeNetSandboxUrl: sandboxUrl(env.AUTHORIZENET_SANDBOX_URL?.trim()),
     tlsCertFile,
     tlsKeyFile,
+    metrics: metrics(env, nodeEnv, port),
+    logFormat: logFormat(env.LOG_FORMAT),
   };
 }
 
@@ -260,5 +294,5 @@ const TEST_VAULT_KEY = randomBytes(32).toString('base64');
 
 /** A configuration for tests and tools: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ DATA_DIR: '/nonexistent', DEMO: 'off', VAULT_KEY: TEST_VAULT_KEY }), ...overrides };
+  return { ...loadConfig({ DATA_DIR: '/nonexistent', DEMO: 'off', VAULT_KEY: TEST_VAULT_KEY, METRICS_PORT: 'off' }), ...overrides };
 }

@@ -7,7 +7,11 @@ import { formatCutoff } from './domain/settlement-cutoff.ts';
 import { type DemoProcessors, type StaleSecrets, banner } from './demo/banner.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cryptoIds } from './platform/ids.ts';
-import { createLogger, settleLogs } from './platform/logging.ts';
+import { createLogger, prettyDestination, prettyLogs, settleLogs, stdoutDestination } from './platform/logging.ts';
+// Metrics and traces (issue 31).
+import { Metrics } from './platform/metrics/metrics.ts';
+import { type MetricsServer, startMetricsServer } from './platform/metrics/server.ts';
+import { tracing } from './platform/tracing.ts';
 import { recordDatabase } from './platform/data-dir-database.ts';
 import { backgroundJobs, createServices, type Services } from './composition.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -140,7 +144,10 @@ async function main() {
   recordDatabase(config.dataDir, config.databaseUrl);
   // Transaction reports read from the replica when there is one (its schema is the primary's).
   const reportStore = config.databaseReplicaUrl ? openPostgres(config.databaseReplicaUrl, config.databasePoolSize) : undefined;
-  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel) });
+  const terminal = process.stdout.isTTY === true;
+  const logDestination = prettyLogs(config.logFormat, { nodeEnv: config.nodeEnv, terminal }) ? await prettyDestination({ colorize: terminal }) : stdoutDestination();
+  const metrics = config.metrics ? new Metrics() : undefined;
+  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel, logDestination), metrics });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await checkVaultKeysAtStart(services, app.log);
@@ -149,6 +156,7 @@ async function main() {
   await warnOfClockSkew(services, app.log);
   await warnOfMovedDatabase(services, app.log);
   await app.listen({ port: config.port, host: config.host });
+  const metricsServer = metrics && config.metrics ? await serveMetrics(metrics, config.metrics, config.host, app.log) : undefined;
   const jobs = startBackgroundJobs(backgroundJobs(services), app.log, {
     clockSkewMs: () => services.health.clockSkewMs(),
     clockSkewLimitMs: CLOCK_SKEW_LIMIT_MS,
@@ -204,9 +212,11 @@ async function main() {
       const jobsStopped = jobs.stop();
       await app.close();
       await jobsStopped;
+      await metricsServer?.close();
       await writeKeptOutcomes(services, app.log);
       await reportStore?.close();
       await store.close();
+      await tracing()?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'the last spans could not be sent'));
     } finally {
       lock?.release();
     }
@@ -216,6 +226,23 @@ async function main() {
   };
   stopOn = (signal) => void shutdown(signal);
   if (signalled) stopOn(signalled);
+}
+
+/**
+ * GET /metrics on METRICS_PORT. A port the operator set that cannot be had stops the start (a
+ * deployment that expects its metrics must not run without them); the development default only
+ * warns: a second service on the same machine starts without them.
+ */
+async function serveMetrics(metrics: Metrics, settings: { port: number; explicit: boolean }, host: string, log: FastifyBaseLogger): Promise<MetricsServer | undefined> {
+  try {
+    const server = await startMetricsServer(metrics, { port: settings.port, host });
+    log.info({ metricsPort: server.port }, `metrics at http://${host.includes(':') ? `[${host}]` : host}:${server.port}/metrics`);
+    return server;
+  } catch (err) {
+    if (settings.explicit) throw new Error(`METRICS_PORT ${settings.port} could not be listened on (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    log.warn({ metricsPort: settings.port, errorCode: (err as NodeJS.ErrnoException).code }, 'the metrics are not served: their default port could not be listened on (set METRICS_PORT)');
+    return undefined;
+  }
 }
 
 /** Outcomes kept while the database was unavailable get a last chance to be written; what is left is said. */

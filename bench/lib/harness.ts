@@ -17,7 +17,8 @@ export interface BenchServer {
 
 /** Starts a server script (default: bench/lib/serve.ts) in a child process and waits for READY. */
 export async function startServer(env: Record<string, string | undefined> = {}, script = 'bench/lib/serve.ts'): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Metrics off unless the benchmark turns them on (METRICS_PORT): figures of one run compare alike.
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script], { cwd: ROOT, env: { ...process.env, METRICS_PORT: 'off', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let buffer = '';
   const ready = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d) => {

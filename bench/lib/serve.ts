@@ -13,12 +13,16 @@ import { openPglite, openPostgres, type Store } from '../../src/platform/databas
 import { migrate } from '../../src/platform/database/migrate.ts';
 import { seedTestPartner } from './seed.ts';
 import { createLogger } from '../../src/platform/logging.ts';
+import { Metrics } from '../../src/platform/metrics/metrics.ts';
+import { startMetricsServer } from '../../src/platform/metrics/server.ts';
 
 const config = { ...loadConfig(), logLevel: 'warn', sessionRateLimitPerMinute: 10_000_000, publicRateLimitPerMinute: 10_000_000 };
 const store: Store = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite();
 await migrate(store);
+// METRICS_PORT (the harness turns it off unless a benchmark sets it): metrics as `npm start` has them.
+const metrics = config.metrics ? new Metrics() : undefined;
 // BENCH_SIMULATOR_LEDGER=off: the simulator without its ledger (bench/simulator-ledger.ts compares the two).
-const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config, simulatorLedger: process.env.BENCH_SIMULATOR_LEDGER !== 'off' });
+const services = createServices({ log: createLogger('warn'), store, clock: systemClock, ids: cryptoIds, config, metrics, simulatorLedger: process.env.BENCH_SIMULATOR_LEDGER !== 'off' });
 const partner = await seedTestPartner(services, `Bench Partner ${Date.now()}`, 'non-profit');
 // The baseline of write benchmarks: one INSERT per request into the same database.
 await store.sql.exec('CREATE TABLE IF NOT EXISTS bench_inserts (id uuid PRIMARY KEY, partner_id uuid NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL)');
@@ -44,10 +48,12 @@ const app = await buildApp({
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
+const metricsServer = metrics && config.metrics ? await startMetricsServer(metrics, { port: config.metrics.port, host: '127.0.0.1' }) : undefined;
 const token = (await services.sessions.createSession(partner.ClientId, partner.ClientSecret)).token;
-process.stdout.write(`READY ${port} ${JSON.stringify({ partner, token, store: store.kind })}\n`);
+process.stdout.write(`READY ${port} ${JSON.stringify({ partner, token, store: store.kind, metricsPort: metricsServer?.port })}\n`);
 
 const stop = async () => {
+  await metricsServer?.close();
   await app.close();
   await store.close();
   process.exit(0);

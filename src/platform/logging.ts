@@ -105,6 +105,18 @@ export function loggerOptions(level: string): LoggerOptions {
 }
 
 /**
+ * A database error's text without the values it quotes: the failed query's parameters
+ * ("params: ..."), quoted input ("invalid input syntax for type uuid: \"...\"") and key values
+ * ("Key (x)=(...)"). For log lines and trace spans alike.
+ */
+export function maskQuotedValues(text: string): string {
+  return text
+    .split('\nparams:')[0]!
+    .replace(/"[^"\n]*"/g, '"[REDACTED]"')
+    .replace(/\(([^()\n]*)\)=\(([^()\n]*)\)/g, '($1)=([REDACTED])');
+}
+
+/**
  * Errors without the values they quote. A database error's message carries the failed query's
  * parameters ("params: ...") and PostgreSQL quotes the offending input ("invalid input syntax
  * for type uuid: \"...\"", "Key (x)=(...)"): redaction by key path cannot reach inside a string,
@@ -112,13 +124,7 @@ export function loggerOptions(level: string): LoggerOptions {
  */
 export function safeError(err: unknown) {
   const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
-  const clean = (text: unknown) =>
-    typeof text === 'string'
-      ? text
-          .split('\nparams:')[0]!
-          .replace(/"[^"\n]*"/g, '"[REDACTED]"')
-          .replace(/\(([^()\n]*)\)=\(([^()\n]*)\)/g, '($1)=([REDACTED])')
-      : text;
+  const clean = (text: unknown) => (typeof text === 'string' ? maskQuotedValues(text) : text);
   // The error's own message: pino's already ends with its causes', which are added once below.
   const own = err instanceof Error ? err.message : out.message;
   out.message = clean(typeof own === 'string' ? own.split('\n')[0] : own);
@@ -184,4 +190,47 @@ export async function settleLogs(ms: number): Promise<void> {
 /** A pino logger with the service's redaction and serializers, writing to `destination` (stdout by default). */
 export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): PinoLogger {
   return pino(loggerOptions(level), destination);
+}
+
+/**
+ * Log lines for a person at a terminal (LOG_FORMAT=pretty, or a terminal outside production):
+ * each JSON line pino makes, redacted as always, rewritten by pino-pretty before it is written
+ * (to stdout's destination by default): the time, the level, the message, and the rest of the
+ * line's fields after it. A request's two lines read `--> POST /api/payment` and
+ * `<-- 201 POST /api/payment 12 ms`.
+ */
+export async function prettyDestination(options: { colorize: boolean; destination?: DestinationStream }): Promise<DestinationStream> {
+  const { prettyFactory } = (await import('pino-pretty')).default;
+  const prettify = prettyFactory({
+    colorize: options.colorize,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,req,res,responseTime',
+    singleLine: true,
+    messageFormat: requestLine,
+  });
+  const destination = options.destination ?? stdoutDestination();
+  return {
+    write(line: string) {
+      destination.write(prettify(line));
+    },
+  };
+}
+
+/** Fastify's request lines as an access log reads them; any other line's message as it is. */
+function requestLine(log: Record<string, unknown>, messageKey: string): string {
+  const message = String(log[messageKey] ?? '');
+  const req = log.req as { method?: string; url?: string } | undefined;
+  const res = log.res as { statusCode?: number } | undefined;
+  if (message === 'incoming request' && req) return `--> ${req.method} ${req.url}`;
+  if ((message === 'request completed' || message === 'request errored') && res) {
+    const took = typeof log.responseTime === 'number' ? ` ${Math.round(log.responseTime)} ms` : '';
+    return `<-- ${res.statusCode}${log.route ? ` ${String(log.route)}` : ''}${took}${message === 'request errored' ? ' (errored)' : ''}`;
+  }
+  return message;
+}
+
+/** LOG_FORMAT when set; otherwise readable lines in a terminal outside production, JSON lines elsewhere. */
+export function prettyLogs(format: 'json' | 'pretty' | undefined, environment: { nodeEnv: string; terminal: boolean }): boolean {
+  if (format !== undefined) return format === 'pretty';
+  return environment.terminal && environment.nodeEnv !== 'production';
 }

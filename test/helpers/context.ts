@@ -10,6 +10,7 @@ import { createServices, type Services } from '../../src/composition.ts';
 import type { ProcessorAdapter } from '../../src/processors/processor.ts';
 import type { CardPaymentInput } from '../../src/modules/payments/payment-input.ts';
 import type { Store } from '../../src/platform/database/database.ts';
+import type { Metrics } from '../../src/platform/metrics/metrics.ts';
 import { freshStore } from './store.ts';
 
 export interface TestPartner {
@@ -52,7 +53,7 @@ export async function seedTestPartner(services: Services, name: string, kind: 'n
  * captured logs. Call close() in afterAll.
  */
 export async function createTestContext(
-  options: { config?: Partial<Config>; clock?: ManualClock; extraApiRoutes?: (api: FastifyInstance) => void } = {},
+  options: { config?: Partial<Config>; clock?: ManualClock; extraApiRoutes?: (api: FastifyInstance) => void; metrics?: Metrics } = {},
 ): Promise<TestContext> {
   const store = await freshStore();
   const clock = options.clock ?? new ManualClock();
@@ -64,7 +65,7 @@ export async function createTestContext(
       done();
     },
   });
-  const services = createServices({ store, clock, ids: cryptoIds, config, log: createLogger('debug', logStream) });
+  const services = createServices({ store, clock, ids: cryptoIds, config, log: createLogger('debug', logStream), metrics: options.metrics });
   const app = await buildApp({ services, extraApiRoutes: options.extraApiRoutes });
   await app.ready();
   const nonProfit = await seedTestPartner(services, 'Test Charity Partner', 'non-profit');

@@ -144,11 +144,11 @@ describe('the simulator ledger', () => {
 });
 
 describe('the simulator without its record', () => {
-  it('reports a write that failed (its look-ups will say "not found"), and answers anyway', async () => {
+  it('reports a write the database refused (its look-ups will say "not found"), and answers anyway', async () => {
     const failing: SqlClient = {
       exec: async () => {},
       query: async () => {
-        throw new DatabaseUnavailableError({ mayHaveApplied: false });
+        throw Object.assign(new Error('permission denied for table simulator_ledger'), { code: '42501' });
       },
     };
     const lost: number[] = [];
@@ -157,6 +157,29 @@ describe('the simulator without its record', () => {
     expect(await simulator.sale(sale('4242424242424242'))).toMatchObject({ approved: true });
     await ledger.drain();
     expect(lost).toEqual([1]);
+  });
+
+  it('writes again what an unavailable database could not take, and answers meanwhile', async () => {
+    let down = true;
+    const written: unknown[][] = [];
+    const flaky: SqlClient = {
+      exec: async () => {},
+      query: async <T,>(_text: string, params?: unknown[]) => {
+        if (down) throw new DatabaseUnavailableError({ mayHaveApplied: false });
+        written.push(params ?? []);
+        return [] as T[];
+      },
+    };
+    const lost: number[] = [];
+    const ledger = new SqlSimulatorLedger({ sql: flaky, clock, onLost: (count) => lost.push(count), delayMs: 1 });
+    const simulator = new SimulatorProcessor({ ledger });
+    expect(await simulator.sale(sale('4242424242424242'))).toMatchObject({ approved: true });
+    await ledger.drain();
+    expect(written).toEqual([]);
+    down = false;
+    for (let i = 0; i < 50 && written.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(written).toHaveLength(1);
+    expect(lost).toEqual([]);
   });
 
   it('cannot look up without a ledger: it says so, and the held item is an operator\'s', async () => {

@@ -8,12 +8,13 @@ import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
 import { drizzleNodePostgres, drizzlePglite } from './drizzle.ts';
 import { makePrivateDir } from '../private-dir.ts';
-import { translateDatabaseError } from './errors.ts';
 import { type RowCursor, openCursor } from './cursor.ts';
 import { openCopyOut } from './copy-out.ts';
 import type { Readable } from 'node:stream';
 
 export type { RowCursor } from './cursor.ts';
+import { type Tracing, tracing } from '../tracing.ts';
+import { type QueryErrorKind, queryErrorKind, translateDatabaseError } from './errors.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -50,6 +51,10 @@ export interface Store {
   /** Calls `listener` whenever a new connection to the database is made (PostgreSQL server only). */
   onConnect(listener: () => void): void;
   close(): Promise<void>;
+  /** The connections now, for metrics: the pg pool's; PGlite's one, busy while a call runs on it. */
+  poolState(): PoolState;
+  /** Calls `listener` once for each failed statement, with what kind of failure it was (metrics count them). */
+  onQueryError(listener: (kind: QueryErrorKind) => void): void;
   /** PGlite only: the whole data directory as a tarball (tests start from a migrated copy). */
   dump?(): Promise<Blob>;
   /**
@@ -66,23 +71,66 @@ export interface Store {
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
+export interface PoolState {
+  /** The most connections the pool opens (DATABASE_POOL_SIZE; PGlite: 1). */
+  max: number;
+  /** Connections open now, idle or in use. */
+  total: number;
+  idle: number;
+  /** Calls waiting for a connection. */
+  waiting: number;
+}
+
+/**
+ * What the wrapped calls of a store report: failed statements (each error once, however many
+ * wrapped calls it passes through), and, for PGlite, the calls in progress.
+ */
+class CallWatch {
+  readonly #listeners: ((kind: QueryErrorKind) => void)[] = [];
+  readonly #reported = new WeakSet<object>();
+  inProgress = 0;
+
+  onError(listener: (kind: QueryErrorKind) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  failed(original: unknown, translated: unknown): void {
+    if (this.#listeners.length === 0 || typeof original !== 'object' || original === null || this.#reported.has(original)) return;
+    this.#reported.add(original);
+    const kind = queryErrorKind(translated);
+    if (kind !== undefined) for (const listener of this.#listeners) listener(kind);
+  }
+}
+
 /** A call's promise whose failure is said in the service's error vocabulary (errors.ts). */
-function translated<T>(result: T): T {
+function translated<T>(result: T, watch: CallWatch): T {
   if (!(result instanceof Promise)) return result;
   return result.catch((err: unknown) => {
-    throw translateDatabaseError(err);
+    const translation = translateDatabaseError(err);
+    watch.failed(err, translation);
+    throw translation;
   }) as T;
 }
 
 /**
  * Makes the promise-returning methods of a driver object fail with translated errors: every
  * statement the service sends goes through one of them (callback and stream forms are left as
- * they are: the pool's own queries, and COPY).
+ * they are: the pool's own queries, and COPY). `countInProgress`: PGlite's calls, to tell
+ * whether its one connection is busy.
  */
-function translateFailures<T extends object>(target: T, methods: (keyof T & string)[]): T {
+function translateFailures<T extends object>(target: T, methods: (keyof T & string)[], watch: CallWatch, countInProgress = false): T {
   for (const name of methods) {
     const method = (target[name] as (...args: unknown[]) => unknown).bind(target);
-    (target as Record<string, unknown>)[name] = (...args: unknown[]) => translated(method(...args));
+    (target as Record<string, unknown>)[name] = countInProgress
+      ? (...args: unknown[]) => {
+          watch.inProgress++;
+          const done = () => void watch.inProgress--;
+          const result = translated(method(...args), watch);
+          if (result instanceof Promise) result.then(done, done);
+          else done();
+          return result;
+        }
+      : (...args: unknown[]) => translated(method(...args), watch);
   }
   return target;
 }
@@ -157,7 +205,10 @@ function createPglite(options: { dataDir?: string; loadDataDir?: Blob | File }):
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Store> {
   if (options.dataDir) makePrivateDir(options.dataDir, { ours: true });
   const client = await createPglite(options);
-  translateFailures(client, ['query', 'exec', 'transaction']);
+  const traces = tracing();
+  if (traces) traceStatements(client, traces);
+  const watch = new CallWatch();
+  translateFailures(client, ['query', 'exec', 'transaction'], watch, true);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const sql: SqlClient = {
     exec: async (text) => {
@@ -174,6 +225,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     // One connection, in this process: it does not come and go.
     onConnect: () => {},
     dump: () => client.dumpDataDir('none'),
+    // One connection: the calls beyond the one it runs wait their turn.
+    poolState: () => ({ max: 1, total: 1, idle: watch.inProgress === 0 ? 1 : 0, waiting: Math.max(0, watch.inProgress - 1) }),
+    onQueryError: (listener) => watch.onError(listener),
     ping: async () => {
       await client.query('SELECT 1');
     },
@@ -183,6 +237,37 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       await client.close();
     },
   };
+}
+
+type Call = (...args: unknown[]) => Promise<unknown>;
+
+/** The statement's first keyword (SELECT, INSERT, WITH ...), a span's name and operation. */
+function operation(text: unknown): string {
+  return typeof text === 'string' ? (/^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'SQL') : 'SQL';
+}
+
+/**
+ * PGlite has no OpenTelemetry instrumentation: its statements (those inside a transaction too)
+ * get spans here, as the pg instrumentation gives a PostgreSQL server's: the statement's text,
+ * which is parameterized (no values), and only within a trace.
+ */
+function traceStatements(client: PGlite, traces: Tracing): void {
+  const attributes = (text: unknown) => ({ 'db.system.name': 'postgresql', 'db.operation.name': operation(text), ...(typeof text === 'string' ? { 'db.query.text': text } : {}) });
+  const traced = <T extends object>(target: T, name: 'query' | 'exec' | 'sql'): void => {
+    const call = (target as unknown as Record<string, Call>)[name]!.bind(target);
+    (target as unknown as Record<string, Call>)[name] = (...args) => traces.span(`pglite.${name} ${operation(args[0])}`, attributes(args[0]), () => call(...args), { requireParent: true });
+  };
+  traced(client, 'query');
+  traced(client, 'exec');
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((fn: (tx: object) => Promise<unknown>) =>
+    traces.span('pglite.transaction', { 'db.system.name': 'postgresql' }, () =>
+      transaction((tx) => {
+        traced(tx, 'query');
+        traced(tx, 'exec');
+        return fn(tx);
+      }),
+    { requireParent: true })) as PGlite['transaction'];
 }
 
 const statementNames = new Map<string, string>();
@@ -210,7 +295,8 @@ export function openPostgres(url: string, poolSize = 10): Store {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   releaseWhenConnectionEnds(pool);
-  translateFailures(pool, ['query', 'connect']);
+  const watch = new CallWatch();
+  translateFailures(pool, ['query', 'connect'], watch);
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   // Nor one in use: pg-pool drops its own listener from a client it hands out (a transaction, a
@@ -218,7 +304,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
   // process at a failover or restart (an outage audit); the pending query fails instead.
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    translateFailures(client, ['query']);
+    translateFailures(client, ['query'], watch);
   });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
   const sql: SqlClient = {
@@ -263,6 +349,8 @@ export function openPostgres(url: string, poolSize = 10): Store {
     },
     openCursor: (text, params) => openCursor(pool, () => new pg.Client({ connectionString: url }), text, params),
     copyOut: (setup, copyText) => openCopyOut(pool, () => new pg.Client({ connectionString: url }), setup, copyText),
+    poolState: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    onQueryError: (listener) => watch.onError(listener),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -97,3 +97,15 @@ export function translateDatabaseError(err: unknown): unknown {
   if (state && INVALID_INPUT.has(state)) return new InvalidStoredValueError(state, err);
   return err;
 }
+
+/** What a failed statement was, for metrics: the database unreachable, a value it cannot store, a constraint it refused (class 23), or anything else it refused. */
+export type QueryErrorKind = 'unavailable' | 'invalid_input' | 'constraint' | 'other';
+
+/** The kind of a translated failure; undefined for an error that is not the database's (one thrown inside a transaction's callback). */
+export function queryErrorKind(translated: unknown): QueryErrorKind | undefined {
+  if (translated instanceof DatabaseUnavailableError) return 'unavailable';
+  if (translated instanceof InvalidStoredValueError) return 'invalid_input';
+  const state = sqlStateOf(translated);
+  if (state === undefined) return undefined;
+  return state.startsWith('23') ? 'constraint' : 'other';
+}
