@@ -38,6 +38,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exportOrganizationTransactionsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every payment of one of the partner’s organizations, as a CSV or Excel file. */
+        post: operations["exportOrganizationTransactionsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exportSourceTransactionsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every payment of the partner's integration sources, as a CSV or Excel file. */
+        post: operations["exportSourceTransactionsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fee": {
         parameters: {
             query?: never;
@@ -92,6 +126,23 @@ export interface paths {
         get: operations["getNextBillDate"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizationTransactionsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The transaction history of one of the partner’s organizations (a non-profit), a page at a time. */
+        post: operations["organizationTransactionsReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -236,6 +287,23 @@ export interface paths {
          * @description Card refunds complete at once (PaymentResult 5, ProcessStatus 8); ACH refunds wait for the next settlement run (ProcessStatus 7, then 8). A payment that has not settled cannot be refunded: void it. Found by PaymentGuid or PaymentExternalId; another partner’s payment is 404.
          */
         post: operations["refundPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sourceTransactionsReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The transaction history of the partner's integration sources, a page at a time. */
+        post: operations["sourceTransactionsReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -422,6 +490,185 @@ export interface components {
             /** @description true when the refund or void went through; false when it was refused or declined (Message says why; nothing changed). */
             Successful: boolean;
             TransactionId: string | null;
+        };
+        /** TransactionReportDetails */
+        TransactionReportDetails: {
+            /**
+             * Format: int32
+             * @description This page, from 1.
+             */
+            PageIndex: number;
+            /** Format: int32 */
+            PageSize: number;
+            /** @description Payments in the report, on every page. */
+            TotalCount: number;
+            /** @description Pages of PageSize rows. */
+            TotalPages: number;
+            Transactions: components["schemas"]["TransactionReportRow"][];
+        };
+        /**
+         * TransactionReportRow
+         * @description One payment. Amounts are decimal numbers of the payment currency; times are UTC.
+         */
+        TransactionReportRow: {
+            /** @description The lines' amounts, before tips, taxes and fees. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            Amount: number;
+            /** @description The authorization code. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            AuthCode: string | null;
+            /**
+             * Format: date
+             * @description The bill date the recurring charge was for. a day: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15.
+             */
+            BillDate: string | null;
+            /** @description The last 4 digits of the card (never more). text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            CardLastFour: string | null;
+            /** @description The card brand. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            CardType: string | null;
+            /**
+             * Format: uuid
+             * @description The charity of the directory. a GUID; operations 0, 1, 12, 13, 14, 15.
+             */
+            CharityId: string | null;
+            /** @description The charity's name in the directory. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            CharityName: string | null;
+            /** @description The last 4 digits of the bank account (never more). text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            CheckAccountLastFour: string | null;
+            /** @description ISO 4217 currency code. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            Currency: string | null;
+            /** @description The payer's email address. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            EmailAddress: string | null;
+            /** @description The donor's id in the partner's product. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. Indexed. */
+            ExternalConstituentId: string | null;
+            /** @description The payer's first name. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            FirstName: string | null;
+            /**
+             * Format: uuid
+             * @description The integration source. a GUID; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            IntegrationSourceGuid: string | null;
+            /** @description The integration source's name. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            IntegrationSourceName: string | null;
+            /** @description The payer's last name. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            LastName: string | null;
+            /** @description TotalAmount less TotalFees. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            NetAmount: number;
+            /**
+             * Format: uuid
+             * @description The organization (non-profit) the funds went to. a GUID; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            OrganizationGuid: string | null;
+            /** @description The organization's name. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            OrganizationName: string | null;
+            /** @description The partner's commission. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            PartnerCommission: number;
+            /** @description The pay link whose page took it. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. Indexed. */
+            PayLinkId: string | null;
+            /**
+             * Format: date-time
+             * @description When the payment was made (UTC). an instant (UTC), filtered by whole days: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15. Indexed.
+             */
+            PaymentDate: string;
+            /** @description The gateway transaction id (TransactionId of the payment response). text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. Indexed. */
+            PaymentExternalId: string | null;
+            /**
+             * Format: uuid
+             * @description The payment's GUID. a GUID; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            PaymentGuid: string;
+            /**
+             * Format: int32
+             * @description The payment's number. a whole number; operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. Indexed.
+             */
+            PaymentId: number;
+            /** @description Card, ACH or Wallet. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. */
+            PaymentMethod: string;
+            /** @description The name of PaymentMethodTypeId (VISA, ACH ...). a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. */
+            PaymentMethodType: string | null;
+            /**
+             * Format: int32
+             * @description 1 AMEX, 2 MASTERCARD, 3 VISA, 4 DISCOVER, 5 DINERSCLUB, 6 JCB, 7 ACH, 8 WALLET_A, 9 WALLET_B, 10 GATEWAY_X. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15.
+             */
+            PaymentMethodTypeId: number | null;
+            /**
+             * Format: int32
+             * @description 1 Pending, 2 Processing, 3 Successful, 4 Failed, 5 Refunded, 6 Cancelled. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            PaymentResult: number;
+            /** @description The name of PaymentResult. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. Indexed. */
+            PaymentResultName: string;
+            /** @description The platform's commission. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            PlatformCommission: number;
+            /**
+             * Format: date-time
+             * @description When the processor answered (UTC). an instant (UTC), filtered by whole days: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15.
+             */
+            ProcessedDate: string | null;
+            /**
+             * Format: uuid
+             * @description The processor that charged it. a GUID; operations 0, 1, 12, 13, 14, 15.
+             */
+            ProcessorGuid: string;
+            /**
+             * Format: int32
+             * @description 1 NotProcessed, 2 Authorized, 4 Settled, 5 Rejected, 6 RefundRequired, 7 AwaitingRefund, 8 Refunded, 9 Cancelled, 10 Chargeback, 11 RefundRejected. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            ProcessStatus: number;
+            /** @description The name of ProcessStatus. a closed set, values by number or name; operations 0, 1, 12, 13, 14, 15. Indexed. */
+            ProcessStatusName: string;
+            /**
+             * Format: uuid
+             * @description The recurring profile that made it. a GUID; operations 0, 1, 12, 13, 14, 15. Indexed.
+             */
+            RecurringProfileGuid: string | null;
+            /**
+             * Format: int32
+             * @description The recurring profile's number. a whole number; operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. Indexed.
+             */
+            RecurringProfileId: number | null;
+            /** @description The amount refunded. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            RefundedAmount: number | null;
+            /**
+             * Format: date-time
+             * @description When the refund was approved (UTC). an instant (UTC), filtered by whole days: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15. Indexed.
+             */
+            RefundedDate: string | null;
+            /** @description The gateway's response code (0 approved). text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            ResponseCode: string;
+            /** @description The response message. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. */
+            ResponseMessage: string | null;
+            /**
+             * Format: int32
+             * @description The number of its settlement batch. a whole number; operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. Indexed.
+             */
+            SettlementBatch: number | null;
+            /**
+             * Format: date-time
+             * @description When the payment settled (UTC). an instant (UTC), filtered by whole days: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15. Indexed.
+             */
+            SettlementDate: string | null;
+            /** @description The shipping fee charged. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            ShippingFee: number | null;
+            /** @description The surcharge charged. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            Surcharge: number | null;
+            /** @description The lines' taxes. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            TaxAmount: number;
+            /** @description The lines' tips. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            TipAmount: number;
+            /** @description What the payer was charged. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. Indexed. */
+            TotalAmount: number;
+            /** @description Partner and platform commissions. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            TotalCommission: number;
+            /** @description Every fee and commission of the lines (TotalFees of the lines' fee breakdowns). an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            TotalFees: number;
+            /** @description The partner's TranId. text (Equals and In exact; Contains, StartsWith and EndsWith ignore letter case); operations 0, 1, 2, 3, 4, 12, 13, 14, 15. Indexed. */
+            TranId: string | null;
+            /** @description The amount voided. an amount (compared exactly, in cents); operations 0, 1, 5, 6, 9, 10, 11, 12, 13, 14, 15. */
+            VoidedAmount: number | null;
+            /**
+             * Format: date-time
+             * @description When the void was approved (UTC). an instant (UTC), filtered by whole days: values yyyy-MM-dd; operations 0, 1, 7, 8, 16, 17, 5, 6, 9, 10, 11, 14, 15. Indexed.
+             */
+            VoidedDate: string | null;
         };
     };
     responses: never;
@@ -621,6 +868,260 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the limit resets. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    exportOrganizationTransactionsReport: {
+        parameters: {
+            query: {
+                /** @description One of the partner's organizations. */
+                OrganizationGuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    Filters: {
+                        /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description 0 Equals, 1 NotEquals, 2 Contains, 3 StartsWith, 4 EndsWith, 5 GreaterThan, 6 LessThan, 7 After, 8 Before, 9 GreaterThanOrEqual, 10 LessThanOrEqual, 11 Between, 12 In, 13 NotIn, 14 IsNull, 15 IsNotNull, 16 OnOrAfter, 17 OnOrBefore. Which a field takes depends on its type (the row's field descriptions). Dates are whole days of UTC: 7 After 2026-01-01 is from 2026-01-02 00:00 UTC on; Equals, Between and the others alike. NotEquals and NotIn keep payments without a value.
+                         * @enum {integer}
+                         */
+                        Operation: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17;
+                        /** @description The values compared with: one for most operations, two for Between (lower first), one to 100 for In and NotIn, none for IsNull and IsNotNull. */
+                        Values?: string[];
+                    }[];
+                    /**
+                     * @description csv (the default) or excel, in any letter case. Exports are not paged: every payment of the report.
+                     * @example csv
+                     * @example excel
+                     */
+                    Format?: string;
+                    /** @description Default PaymentDate descending. PaymentId, in the direction of the first column, breaks ties. */
+                    SortColumns?: {
+                        /** @description Default false (ascending). Payments without a value come last ascending, first descending. */
+                        Descending?: boolean;
+                        /** @description A field of the report row. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description Which column sorts first (lowest first); required when there are several.
+                         */
+                        Order?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The file, streamed: CSV (RFC 4180, UTF-8, a header row of the field names) or Excel (.xlsx). Cells that begin with =, +, -, @, a tab or a carriage return start with an apostrophe. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="transactions-....csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The integration source or organization is not one of the partner's (or does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    exportSourceTransactionsReport: {
+        parameters: {
+            query?: {
+                /** @description One of the partner's integration sources (repeat the parameter for several). Default: every payment of the partner. */
+                IntegrationSource?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    Filters: {
+                        /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description 0 Equals, 1 NotEquals, 2 Contains, 3 StartsWith, 4 EndsWith, 5 GreaterThan, 6 LessThan, 7 After, 8 Before, 9 GreaterThanOrEqual, 10 LessThanOrEqual, 11 Between, 12 In, 13 NotIn, 14 IsNull, 15 IsNotNull, 16 OnOrAfter, 17 OnOrBefore. Which a field takes depends on its type (the row's field descriptions). Dates are whole days of UTC: 7 After 2026-01-01 is from 2026-01-02 00:00 UTC on; Equals, Between and the others alike. NotEquals and NotIn keep payments without a value.
+                         * @enum {integer}
+                         */
+                        Operation: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17;
+                        /** @description The values compared with: one for most operations, two for Between (lower first), one to 100 for In and NotIn, none for IsNull and IsNotNull. */
+                        Values?: string[];
+                    }[];
+                    /**
+                     * @description csv (the default) or excel, in any letter case. Exports are not paged: every payment of the report.
+                     * @example csv
+                     * @example excel
+                     */
+                    Format?: string;
+                    /** @description Default PaymentDate descending. PaymentId, in the direction of the first column, breaks ties. */
+                    SortColumns?: {
+                        /** @description Default false (ascending). Payments without a value come last ascending, first descending. */
+                        Descending?: boolean;
+                        /** @description A field of the report row. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description Which column sorts first (lowest first); required when there are several.
+                         */
+                        Order?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The file, streamed: CSV (RFC 4180, UTF-8, a header row of the field names) or Excel (.xlsx). Cells that begin with =, +, -, @, a tab or a carriage return start with an apostrophe. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="transactions-....csv" (or .xlsx) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The integration source or organization is not one of the partner's (or does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -955,6 +1456,134 @@ export interface operations {
             };
             /** @description No data found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    organizationTransactionsReport: {
+        parameters: {
+            query: {
+                /** @description One of the partner's organizations. */
+                OrganizationGuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    Filters: {
+                        /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description 0 Equals, 1 NotEquals, 2 Contains, 3 StartsWith, 4 EndsWith, 5 GreaterThan, 6 LessThan, 7 After, 8 Before, 9 GreaterThanOrEqual, 10 LessThanOrEqual, 11 Between, 12 In, 13 NotIn, 14 IsNull, 15 IsNotNull, 16 OnOrAfter, 17 OnOrBefore. Which a field takes depends on its type (the row's field descriptions). Dates are whole days of UTC: 7 After 2026-01-01 is from 2026-01-02 00:00 UTC on; Equals, Between and the others alike. NotEquals and NotIn keep payments without a value.
+                         * @enum {integer}
+                         */
+                        Operation: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17;
+                        /** @description The values compared with: one for most operations, two for Between (lower first), one to 100 for In and NotIn, none for IsNull and IsNotNull. */
+                        Values?: string[];
+                    }[];
+                    /**
+                     * Format: int32
+                     * @description The page, from 1 (0 is the first page too). A page past the end is empty.
+                     */
+                    PageIndex?: number;
+                    /**
+                     * Format: int32
+                     * @description Rows per page, 1-1000; default 50.
+                     */
+                    PageSize?: number;
+                    /** @description Default PaymentDate descending. PaymentId, in the direction of the first column, breaks ties. */
+                    SortColumns?: {
+                        /** @description Default false (ascending). Payments without a value come last ascending, first descending. */
+                        Descending?: boolean;
+                        /** @description A field of the report row. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description Which column sorts first (lowest first); required when there are several.
+                         */
+                        Order?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One page of the report, with the total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionReportDetails"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The integration source or organization is not one of the partner's (or does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2639,6 +3268,134 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used for another request. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    sourceTransactionsReport: {
+        parameters: {
+            query?: {
+                /** @description One of the partner's integration sources (repeat the parameter for several). Default: every payment of the partner. */
+                IntegrationSource?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    Filters: {
+                        /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description 0 Equals, 1 NotEquals, 2 Contains, 3 StartsWith, 4 EndsWith, 5 GreaterThan, 6 LessThan, 7 After, 8 Before, 9 GreaterThanOrEqual, 10 LessThanOrEqual, 11 Between, 12 In, 13 NotIn, 14 IsNull, 15 IsNotNull, 16 OnOrAfter, 17 OnOrBefore. Which a field takes depends on its type (the row's field descriptions). Dates are whole days of UTC: 7 After 2026-01-01 is from 2026-01-02 00:00 UTC on; Equals, Between and the others alike. NotEquals and NotIn keep payments without a value.
+                         * @enum {integer}
+                         */
+                        Operation: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17;
+                        /** @description The values compared with: one for most operations, two for Between (lower first), one to 100 for In and NotIn, none for IsNull and IsNotNull. */
+                        Values?: string[];
+                    }[];
+                    /**
+                     * Format: int32
+                     * @description The page, from 1 (0 is the first page too). A page past the end is empty.
+                     */
+                    PageIndex?: number;
+                    /**
+                     * Format: int32
+                     * @description Rows per page, 1-1000; default 50.
+                     */
+                    PageSize?: number;
+                    /** @description Default PaymentDate descending. PaymentId, in the direction of the first column, breaks ties. */
+                    SortColumns?: {
+                        /** @description Default false (ascending). Payments without a value come last ascending, first descending. */
+                        Descending?: boolean;
+                        /** @description A field of the report row. */
+                        Name: string;
+                        /**
+                         * Format: int32
+                         * @description Which column sorts first (lowest first); required when there are several.
+                         */
+                        Order?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description One page of the report, with the total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionReportDetails"];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The integration source or organization is not one of the partner's (or does not exist). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
