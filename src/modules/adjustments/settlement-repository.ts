@@ -26,7 +26,7 @@ void sameShape;
 /** Per currency: a count and a sum in cents (text: a sum of bigints). */
 export type Totals = { currency: string; n: number; cents: string }[];
 /** One processor's share of a batch in one currency, with its sales' transaction ids. */
-export type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[] };
+export type SettledShare = { processor_id: string; adapter: string; currency: string; n: number; cents: string; transaction_ids: string[]; first_processed_at: Date | string };
 
 /** Any fixed number, distinct from the other advisory locks of the service. */
 const SETTLEMENT_LOCK = 727_005;
@@ -34,7 +34,8 @@ const SETTLEMENT_LOCK = 727_005;
 /** Per processor and currency, the claimed payments (`moved`): count, sum and transaction ids. */
 const SHARES_OF_MOVED = sql`
       SELECT moved.processor_id, pr.adapter, coalesce(moved.currency, 'USD') AS currency, count(*)::int AS n,
-             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids
+             sum(moved.total_amount_cents)::text AS cents, array_agg(moved.transaction_id) AS transaction_ids,
+             min(moved.processed_at) AS first_processed_at
         FROM moved JOIN processors pr ON pr.id = moved.processor_id
        GROUP BY 1, 2, 3 ORDER BY 1, 3`;
 
@@ -124,6 +125,15 @@ export class SettlementRepository {
            ${processorIds ? sql`AND processor_id IN (${sql.join(processorIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}`);
   }
 
+  /** Gives back the claimed payments of these transactions (a processor that settles itself has not settled them yet). */
+  async releaseTransactions(tx: Tx, batchId: string, transactionIds: string[]): Promise<void> {
+    if (transactionIds.length === 0) return;
+    await tx.execute(sql`
+        UPDATE payments SET settlement_batch_id = NULL
+         WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
+           AND transaction_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(transactionIds)}::jsonb))`);
+  }
+
   async deleteBatch(tx: Tx, batchId: string): Promise<void> {
     await tx.delete(settlementBatches).where(eq(settlementBatches.id, batchId));
   }
@@ -150,7 +160,7 @@ export class SettlementRepository {
            AND pending_adjustment_id IS NULL
            AND settlement_batch_id IS NULL
            AND processed_at <= ${asOf.toISOString()}::timestamptz
-        RETURNING processor_id, transaction_id, currency, total_amount_cents
+        RETURNING processor_id, transaction_id, currency, total_amount_cents, processed_at
       )
       ${SHARES_OF_MOVED}`);
     return rowsOf(result);
@@ -160,7 +170,7 @@ export class SettlementRepository {
   async claimedShares(tx: Tx, batchId: string): Promise<SettledShare[]> {
     const result = await tx.execute(sql`
       WITH moved AS (
-        SELECT processor_id, transaction_id, currency, total_amount_cents FROM payments
+        SELECT processor_id, transaction_id, currency, total_amount_cents, processed_at FROM payments
          WHERE settlement_batch_id = ${batchId}::uuid AND process_status = ${ProcessStatus.Authorized}
       )
       ${SHARES_OF_MOVED}`);

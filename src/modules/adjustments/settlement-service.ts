@@ -3,7 +3,7 @@ import { formatCutoff, latestCutoff } from '../../domain/settlement-cutoff.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Ids } from '../../platform/ids.ts';
-import { ProcessorNotReachedError } from '../../processors/processor.ts';
+import { type ProcessorAdapter, ProcessorNotReachedError } from '../../processors/processor.ts';
 import type { ProcessorRegistry } from '../../processors/registry.ts';
 import type { SettledShare, SettlementBatch, SettlementRepository, SettlementTotals, Totals } from './settlement-repository.ts';
 
@@ -28,7 +28,17 @@ interface CaptureAnswers {
   refused: { processorId: string; error: unknown }[];
   /** No answer received: it may have captured. */
   unknown: { processorId: string; error: unknown }[];
+  /** Sales a processor that settles itself has not settled yet: they wait for a later batch. */
+  notYetSettled: string[];
 }
+
+/**
+ * How far before a share's first payment a settlement report starts, and past now it ends: the
+ * processor's batches are stamped by its clock, in its time zone's day.
+ */
+const REPORT_MARGIN_MS = 86_400_000;
+/** The longest window Authorize.Net's batch list takes (31 days); older sales are not looked for. */
+const REPORT_WINDOW_MS = 31 * 86_400_000;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -46,12 +56,14 @@ interface Claim {
  *
  * In two steps, with the processors asked between them and outside any transaction (as refunds
  * and voids are), so that a slow or stuck processor holds no row locks and, on PGlite, not the
- * whole database (a slow-processor audit: one slow capture exhausted the pool with voids waiting
- * on locked payments):
+ * whole database (one slow capture would otherwise exhaust the pool with voids waiting on locked
+ * payments):
  * 1. claim (one transaction, runs take turns under an advisory lock): the batch row, 'closing',
  *    and its payments, which keep Authorized with the batch's id (a void of one is refused, a
  *    later run's claim skips it);
- * 2. each processor captures its share;
+ * 2. each processor captures its share; one that settles itself (Authorize.Net) is asked for its
+ *    settlement report instead, and the sales it has not settled yet are given back in step 3,
+ *    for a later batch;
  * 3. close (one transaction): the payments settle, ACH refunds complete, the batch is 'closed'.
  * A definite refusal gives the payments back and removes the batch, so that the next run tries
  * again. A run that stops between the steps, or whose processor's answer was not received, leaves
@@ -158,7 +170,7 @@ export class SettlementService {
         { cause: first.error },
       );
     }
-    if (answers.refused.length === 0) return this.#close(claim, asOf);
+    if (answers.refused.length === 0) return this.#close(claim, asOf, answers.notYetSettled);
     const refusal = answers.refused.map((r) => errorMessage(r.error)).join('; ');
     if (answers.accepted.length === 0) {
       await this.#giveBack(claim);
@@ -169,7 +181,7 @@ export class SettlementService {
     // the refused ones wait for the next batch.
     const refusedIds = answers.refused.map((r) => r.processorId);
     await this.#giveBack(claim, refusedIds);
-    const run = await this.#close(claim, asOf);
+    const run = await this.#close(claim, asOf, answers.notYetSettled);
     throw new Error(
       `${refusal}: ${refusedIds.length === 1 ? "that processor's payments wait" : "those processors' payments wait"} for the next batch; ` +
         `the other processors' shares settled in batch #${run.batch.batchNo} (${run.batch.settledCount} payments)`,
@@ -223,8 +235,11 @@ export class SettlementService {
     });
   }
 
-  /** Step 3: the claimed payments settle, ACH refunds complete, the batch closes (unless taken over meanwhile). */
-  async #close(claim: Claim, asOf: Date): Promise<SettlementRun> {
+  /**
+   * Step 3: the claimed payments settle (but for `notYetSettled` transactions, given back), ACH
+   * refunds complete, the batch closes (unless taken over meanwhile).
+   */
+  async #close(claim: Claim, asOf: Date, notYetSettled: string[]): Promise<SettlementRun> {
     const now = this.#clock.now();
     return this.#repository.transaction(async (tx) => {
       if (!(await this.#repository.markClosed(tx, claim.batchId, claim.claimedAt, now))) {
@@ -238,6 +253,7 @@ export class SettlementService {
             `check the processors' records for the references settle-${asOf.toISOString()}-<processor id> before the payments settle again`,
         );
       }
+      await this.#repository.releaseTransactions(tx, claim.batchId, notYetSettled);
       const settled = await this.#repository.settleClaimed(tx, claim.batchId, now);
       const refunded = await this.#repository.completeAchRefunds(tx, claim.batchId, asOf, now);
       const totals: SettlementTotals = {};
@@ -256,10 +272,16 @@ export class SettlementService {
   async #captureShares(cutoffAt: Date, shares: SettledShare[]): Promise<CaptureAnswers> {
     const byProcessor = new Map<string, SettledShare[]>();
     for (const s of shares) byProcessor.set(s.processor_id, [...(byProcessor.get(s.processor_id) ?? []), s]);
-    const answers: CaptureAnswers = { accepted: [], refused: [], unknown: [] };
+    const answers: CaptureAnswers = { accepted: [], refused: [], unknown: [], notYetSettled: [] };
     for (const [processorId, parts] of byProcessor) {
+      const adapter = this.#adapters.get(parts[0]!.adapter);
       try {
-        const result = await this.#adapters.get(parts[0]!.adapter).settle({
+        if (adapter.capabilities.settlesItself && adapter.settlementReport) {
+          answers.notYetSettled.push(...(await this.#notYetSettled(adapter, processorId, parts)));
+          answers.accepted.push(processorId);
+          continue;
+        }
+        const result = await adapter.settle({
           // The same for every run of this moment, so that a run retried after a refusal or taken
           // over cannot make a processor capture the same sales twice: the processor deduplicates
           // on it. One per processor: a processor deduplicating on it must not take another's share.
@@ -276,6 +298,20 @@ export class SettlementService {
       }
     }
     return answers;
+  }
+
+  /**
+   * A processor that settles itself is asked nothing: its settlement report says which of the
+   * share's sales it has settled (returned ACH debits included: they did settle), and the others
+   * are not yet settled.
+   */
+  async #notYetSettled(adapter: ProcessorAdapter, processorId: string, parts: SettledShare[]): Promise<string[]> {
+    const to = new Date(this.#clock.now().getTime() + REPORT_MARGIN_MS);
+    const first = Math.min(...parts.map((p) => new Date(p.first_processed_at).getTime()));
+    const from = new Date(Math.max(first - REPORT_MARGIN_MS, to.getTime() - REPORT_WINDOW_MS));
+    const report = await adapter.settlementReport!({ processorId, from, to });
+    const settled = new Set(report.transactions.filter((t) => t.kind === 'sale' && t.state !== 'failed').map((t) => t.transactionId));
+    return parts.flatMap((p) => p.transaction_ids).filter((id) => !settled.has(id));
   }
 
   /** The most recent batches, newest first. */

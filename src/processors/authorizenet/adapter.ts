@@ -141,8 +141,8 @@ export class AuthorizeNetProcessor implements ProcessorAdapter {
 
   /**
    * Authorize.Net captures every sale in its own daily batch: there is nothing to ask it. The
-   * settlement job of a processor that settles itself records its settlement report instead
-   * (capabilities.settlesItself); asked anyway, this says what happens.
+   * settlement job reads its settlement report instead (capabilities.settlesItself); asked
+   * anyway, this says what happens.
    */
   async settle(request: SettleRequest, options?: CallOptions): Promise<SettleResult> {
     options?.signal?.throwIfAborted();

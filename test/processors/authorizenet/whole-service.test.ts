@@ -97,6 +97,24 @@ describe('the service with an Authorize.Net processor', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it('settles only the sales Authorize.Net reports settled; the others wait for a later batch', async () => {
+    const early = (await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card({ TranId: 'anet-early' }) })).json();
+    fake.settleBatch();
+    const late = (await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card({ TranId: 'anet-late' }) })).json();
+    const first = await settleNow(ctx);
+    expect(await paymentRow(ctx, early.PaymentGuid)).toMatchObject({ process_status: 4, settlement_batch_id: first.batch.id });
+    expect(await paymentRow(ctx, late.PaymentGuid)).toMatchObject({ process_status: 2, settlement_batch_id: null });
+    // Nothing was asked of it to settle: it batches by itself.
+    expect(fake.requestsOf('createTransactionRequest').filter((r) => JSON.stringify(r).includes('priorAuthCapture'))).toEqual([]);
+
+    ctx.clock.advance(60_000);
+    fake.settleBatch();
+    const second = await settleNow(ctx);
+    expect(await paymentRow(ctx, late.PaymentGuid)).toMatchObject({ process_status: 4, settlement_batch_id: second.batch.id });
+    expect(second.batch.settledCount).toBe(1);
+    expect(fake.violations).toEqual([]);
+  });
+
   it('takes a pay page payment', async () => {
     const { id } = await createLink(ctx);
     redirectQuery(await submit(ctx, id, { ...CARD, CardNum: '4111 1111 1111 1111', CVNum: '900' }));
