@@ -27,8 +27,9 @@ const BATCH_SIZE = 50_000;
 async function insertAuthorized(store: Store, partner: { ClientId: string; processorId: string }, count: number, at: Date): Promise<string[]> {
   const rows = await store.sql.query<{ id: string }>(
     `INSERT INTO payments (id, partner_id, processor_id, duplicate_checked, method, payment_method_type_id, transaction_id,
-       auth_code, response_code, message, successful, payment_result, process_status, total_amount_cents, currency, created_at, processed_at)
-     SELECT gen_random_uuid(), $1, $2, false, 'card', 3, 'BENCH' || md5(random()::text), 'A1B2C3', '0', 'Approved', true, 3, 2, 2500, 'USD', $3, $3
+       auth_code, response_code, message, successful, payment_result, process_status, total_amount_cents, lines_amount_cents, lines_tip_cents,
+       lines_tax_cents, lines_fees_cents, lines_commission_cents, lines_partner_commission_cents, lines_platform_commission_cents, currency, created_at, processed_at)
+     SELECT gen_random_uuid(), $1, $2, false, 'card', 3, 'BENCH' || md5(random()::text), 'A1B2C3', '0', 'Approved', true, 3, 2, 2500, 2500, 0, 0, 0, 0, 0, 0, 'USD', $3, $3
        FROM generate_series(1, $4)
      RETURNING id`,
     [partner.ClientId, partner.processorId, at.toISOString(), count],

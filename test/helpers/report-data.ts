@@ -37,7 +37,8 @@ export async function insertSyntheticPayments(sql: SqlClient, options: Synthetic
       `WITH made AS (
         INSERT INTO payments (id, partner_id, processor_id, organization_id, integration_source_id, duplicate_checked, method,
           payment_method_type_id, tran_id, transaction_id, auth_code, response_code, message, successful, payment_result, process_status,
-          total_amount_cents, currency, first_name, last_name, email, card_last4, card_type, check_account_last4, external_constituent_id,
+          total_amount_cents, lines_amount_cents, lines_tip_cents, lines_tax_cents, lines_fees_cents, lines_commission_cents,
+          lines_partner_commission_cents, lines_platform_commission_cents, currency, first_name, last_name, email, card_last4, card_type, check_account_last4, external_constituent_id,
           created_at, processed_at, settlement_batch_id, settled_at)
         SELECT gen_random_uuid(), $1::uuid, $2::uuid, ($3::uuid[])[1 + g % cardinality($3::uuid[])], ($4::uuid[])[1 + g % cardinality($4::uuid[])], false,
           CASE WHEN g % 5 = 0 THEN 'ach' ELSE 'card' END,
@@ -47,7 +48,8 @@ export async function insertSyntheticPayments(sql: SqlClient, options: Synthetic
           CASE WHEN g % 13 = 0 THEN 'Declined' ELSE 'Approved' END, g % 13 <> 0,
           CASE WHEN g % 13 = 0 THEN 4 WHEN g % 50 = 0 THEN 5 WHEN g % 70 = 0 THEN 6 ELSE 3 END,
           CASE WHEN g % 13 = 0 THEN 5 WHEN g % 50 = 0 THEN 8 WHEN g % 70 = 0 THEN 9 WHEN g % 10 = 0 THEN 4 ELSE 2 END,
-          1000 + (g::bigint * 7919) % 99000, 'USD',
+          1000 + (g::bigint * 7919) % 99000, 1000 + (g::bigint * 7919) % 99000, 0, 0, (1000 + (g::bigint * 7919) % 99000) * 8 / 100,
+          (1000 + (g::bigint * 7919) % 99000) * 5 / 100, (1000 + (g::bigint * 7919) % 99000) * 4 / 100, (1000 + (g::bigint * 7919) % 99000) / 100, 'USD',
           CASE WHEN g % 11 = 0 THEN NULL ELSE 'Payer' END, 'N' || g, 'payer' || g || '@example.org',
           CASE WHEN g % 5 = 0 THEN NULL ELSE lpad((g % 10000)::text, 4, '0') END,
           CASE WHEN g % 5 = 0 THEN NULL ELSE 'Visa' END,

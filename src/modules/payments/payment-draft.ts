@@ -1,10 +1,11 @@
+import type { FeeBreakdown, FeeLineInput } from '../../domain/fees.ts';
 import type { AuthenticatedPartner } from '../../domain/partner.ts';
 import { PaymentResult, ProcessStatus, ResponseCode } from '../../domain/payment-status.ts';
 import type { StoredToken } from '../vault/token-service.ts';
 import { duplicateChecked } from './duplicate-tran-id.ts';
 import type { Instrument } from './instrument.ts';
 import type { PaymentInputCommon } from './payment-input.ts';
-import type { PaymentChanges, PaymentDraft } from './payment-record.ts';
+import type { LineTotals, PaymentChanges, PaymentDraft } from './payment-record.ts';
 
 /** The partner's references a payment is made under. */
 export interface PaymentReferences {
@@ -20,6 +21,22 @@ const DEFAULT_CURRENCY: Record<string, string> = { CA: 'CAD', AU: 'AUD' };
 
 const text = (v: string | undefined) => (v === undefined || v.trim() === '' ? null : v.trim());
 
+/** The totals of the lines (the request's amounts, tips and taxes; the quote's fees and commissions). */
+export function lineTotals(quoted: readonly FeeBreakdown[], inputs: readonly FeeLineInput[]): LineTotals {
+  const totals: LineTotals = { linesAmountCents: 0, linesTipCents: 0, linesTaxCents: 0, linesFeesCents: 0, linesCommissionCents: 0, linesPartnerCommissionCents: 0, linesPlatformCommissionCents: 0 };
+  quoted.forEach((fees, i) => {
+    const input = inputs[i]!;
+    totals.linesAmountCents += input.amountCents;
+    totals.linesTipCents += input.tipCents;
+    totals.linesTaxCents += input.taxCents;
+    totals.linesFeesCents += fees.totalFeesCents;
+    totals.linesCommissionCents += fees.totalCommissionAmountCents;
+    totals.linesPartnerCommissionCents += fees.partnerCommissionAmountCents;
+    totals.linesPlatformCommissionCents += fees.platformCommissionAmountCents;
+  });
+  return totals;
+}
+
 /** The attempt as first written: Pending, not processed, with everything the request says of it. */
 export function paymentDraft(
   id: string,
@@ -29,6 +46,7 @@ export function paymentDraft(
   instrument: Instrument,
   refs: PaymentReferences,
   totalCents: number,
+  quoted: readonly FeeBreakdown[],
 ): PaymentDraft {
   const country = text(input.country)?.toUpperCase() ?? (instrument.kind === 'bank' ? instrument.country : null);
   const tranId = text(input.tranId);
@@ -49,6 +67,7 @@ export function paymentDraft(
     paymentResult: PaymentResult.Pending,
     processStatus: ProcessStatus.NotProcessed,
     totalAmountCents: totalCents,
+    ...lineTotals(quoted, input.lines),
     surchargeCents: input.surchargeCents ?? null,
     shippingFeeCents: input.shippingFeeCents ?? null,
     taxableBenefitCents: input.taxableBenefitCents ?? null,

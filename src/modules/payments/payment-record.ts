@@ -25,6 +25,14 @@ export interface Payment {
   paymentResult: number;
   processStatus: number;
   totalAmountCents: number;
+  /** The totals of its lines (amounts, tips, taxes, fees, commissions), written with them. */
+  linesAmountCents: number;
+  linesTipCents: number;
+  linesTaxCents: number;
+  linesFeesCents: number;
+  linesCommissionCents: number;
+  linesPartnerCommissionCents: number;
+  linesPlatformCommissionCents: number;
   surchargeCents: number | null;
   shippingFeeCents: number | null;
   taxableBenefitCents: number | null;
@@ -82,7 +90,14 @@ export type PaymentRow = Payment;
 
 /** What is written of a new attempt: the fields it has (the rest are null), without the int id the database gives. */
 export type PaymentDraft = Pick<Payment, 'id' | 'partnerId' | 'processorId' | 'duplicateChecked' | 'method' | 'responseCode' | 'successful' | 'paymentResult' | 'processStatus' | 'totalAmountCents' | 'createdAt'> &
+  LineTotals &
   Partial<Omit<Payment, 'paymentId'>>;
+
+/** The totals of a payment's lines, kept on its row. */
+export type LineTotals = Pick<
+  Payment,
+  'linesAmountCents' | 'linesTipCents' | 'linesTaxCents' | 'linesFeesCents' | 'linesCommissionCents' | 'linesPartnerCommissionCents' | 'linesPlatformCommissionCents'
+>;
 
 /** Fields written on an attempt after it was first written (the processor's answer, a token). */
 export type PaymentChanges = Partial<Omit<Payment, 'id' | 'paymentId'>>;

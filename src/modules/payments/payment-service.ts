@@ -170,7 +170,7 @@ export class PaymentService {
     // Each line is within the largest amount; their sum (with ShippingFee and Surcharge) must be too.
     if (totalCents > MAX_CENTS) throw bad(Rule.OutOfRange, 'lines', 'must add up to at most 9999999999.99 (with ShippingFee and Surcharge)');
 
-    const draft = paymentDraft(this.#ids.uuid(), this.#clock.now(), partner, input, instrument, refs, totalCents);
+    const draft = paymentDraft(this.#ids.uuid(), this.#clock.now(), partner, input, instrument, refs, totalCents, quote.lines);
     let inserted: Awaited<ReturnType<PaymentRepository['insert']>>;
     try {
       inserted = await this.#repository.insert(draft, quote.lines, input.lines);

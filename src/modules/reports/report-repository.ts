@@ -10,9 +10,9 @@ import { REPORT_FIELDS, type ReportField, type ReportFieldKey, type ReportRow } 
  * recurring profiles (other modules' tables, read in this module's own SQL). Field names come
  * from the fixed catalogue below; every value a request gives is bound, never written into SQL.
  *
- * The FROM is payments, its lines' totals (lateral) and the refund or void that went through; the
- * names of other rows are subqueries. Few relations keep planning cheap (eight joins cost 36 ms of planning for
- * a 1.4 ms page), and a page reads the other rows of its own rows only. A filter on another
+ * The FROM is payments (its lines' totals are on its row) and the refund or void that went
+ * through; the names of other rows are subqueries. Few relations keep planning cheap (eight joins
+ * cost 36 ms of planning for a 1.4 ms page), and a page reads the other rows of its own rows only. A filter on another
  * row's field asks whether that row matches (EXISTS), so the index of that row's table can find
  * the payments.
  */
@@ -22,23 +22,10 @@ export type ReportScope =
   | { kind: 'sources'; partnerId: string; integrationSourceIds?: readonly string[] }
   | { kind: 'organization'; partnerId: string; organizationId: string };
 
-type Lateral = 'lines' | 'adjustment';
+type Lateral = 'adjustment';
 
-const LATERALS: Readonly<Record<Lateral, string>> = {
-  // The lines' totals (a payment has one line or more). The costliest part of a report's row.
-  lines: `CROSS JOIN LATERAL (
-    SELECT coalesce(sum(pl.amount_cents), 0)::bigint AS amount_cents,
-           coalesce(sum(pl.tip_cents), 0)::bigint AS tip_cents,
-           coalesce(sum(pl.tax_cents), 0)::bigint AS tax_cents,
-           coalesce(sum(pl.total_fees_cents), 0)::bigint AS fees_cents,
-           coalesce(sum((pl.fees->>'totalCommissionAmountCents')::bigint), 0)::bigint AS commission_cents,
-           coalesce(sum((pl.fees->>'partnerCommissionAmountCents')::bigint), 0)::bigint AS partner_commission_cents,
-           coalesce(sum((pl.fees->>'platformCommissionAmountCents')::bigint), 0)::bigint AS platform_commission_cents
-      FROM payment_lines pl WHERE pl.payment_id = p.id) l`,
-  // The refund or void that went through: at most one per payment (payment_adjustments_one_effective).
-  adjustment: "LEFT JOIN payment_adjustments a ON a.payment_id = p.id AND a.status = 'approved'",
-};
-const ALL_LATERALS = `${LATERALS.lines}\n${LATERALS.adjustment}`;
+/** The refund or void that went through: at most one per payment (payment_adjustments_one_effective). */
+const ADJUSTMENT_JOIN = "LEFT JOIN payment_adjustments a ON a.payment_id = p.id AND a.status = 'approved'";
 
 /** The SQL type a value of the column is bound as. */
 type SqlType = 'int' | 'bigint' | 'text' | 'uuid' | 'timestamptz' | 'date';
@@ -59,7 +46,7 @@ interface Column {
   lookup?: Lookup;
 }
 
-const col = (sql: string, type: SqlType, lateral?: Lateral): Column => (lateral ? { sql, type, lateral } : { sql, type });
+const col = (sql: string, type: SqlType): Column => ({ sql, type });
 
 const lookup = (type: SqlType, from: string, link: string, value: string): Column => ({ sql: `(SELECT ${value} FROM ${from} WHERE ${link})`, type, lookup: { from, link, value } });
 
@@ -86,17 +73,17 @@ const COLUMNS: Readonly<Record<ReportFieldKey, Column>> = {
   cardLastFour: col('p.card_last4', 'text'),
   checkAccountLastFour: col('p.check_account_last4', 'text'),
   currency: col('p.currency', 'text'),
-  amountCents: col('l.amount_cents', 'bigint', 'lines'),
-  tipCents: col('l.tip_cents', 'bigint', 'lines'),
-  taxCents: col('l.tax_cents', 'bigint', 'lines'),
+  amountCents: col('p.lines_amount_cents', 'bigint'),
+  tipCents: col('p.lines_tip_cents', 'bigint'),
+  taxCents: col('p.lines_tax_cents', 'bigint'),
   shippingFeeCents: col('p.shipping_fee_cents', 'bigint'),
   surchargeCents: col('p.surcharge_cents', 'bigint'),
   totalAmountCents: col('p.total_amount_cents', 'bigint'),
-  totalFeesCents: col('l.fees_cents', 'bigint', 'lines'),
-  totalCommissionCents: col('l.commission_cents', 'bigint', 'lines'),
-  partnerCommissionCents: col('l.partner_commission_cents', 'bigint', 'lines'),
-  platformCommissionCents: col('l.platform_commission_cents', 'bigint', 'lines'),
-  netAmountCents: col('(p.total_amount_cents - l.fees_cents)', 'bigint', 'lines'),
+  totalFeesCents: col('p.lines_fees_cents', 'bigint'),
+  totalCommissionCents: col('p.lines_commission_cents', 'bigint'),
+  partnerCommissionCents: col('p.lines_partner_commission_cents', 'bigint'),
+  platformCommissionCents: col('p.lines_platform_commission_cents', 'bigint'),
+  netAmountCents: col('(p.total_amount_cents - p.lines_fees_cents)', 'bigint'),
   processStatus: col('p.process_status', 'int'),
   paymentResult: col('p.payment_result', 'int'),
   responseCode: col('p.response_code', 'text'),
@@ -269,31 +256,30 @@ export function pageStatement(scope: ReportScope, criteria: ReportCriteria, pagi
   const limit = params.bind(paging.pageSize, 'int');
   const offset = params.bind((paging.pageIndex - 1) * paging.pageSize, 'bigint');
   return {
-    text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}\nLIMIT ${limit} OFFSET ${offset}`,
+    text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}\nLIMIT ${limit} OFFSET ${offset}`,
     params: params.values,
   };
 }
 
-/** How many payments the report holds: the lines' totals only when a filter asks for them. */
+/** How many payments the report holds. */
 export function countStatement(scope: ReportScope, criteria: ReportCriteria): Statement {
   const params = new Params();
   const where = whereSql(scope, criteria, params);
-  const lines = criteria.filters.some((f) => COLUMNS[f.field.key].lateral === 'lines') ? `\n${LATERALS.lines}` : '';
-  return { text: `SELECT count(*)::bigint AS total\nFROM payments p${lines}\nWHERE ${where}`, params: params.values };
+  return { text: `SELECT count(*)::bigint AS total\nFROM payments p\nWHERE ${where}`, params: params.values };
 }
 
 /** Every payment of the report, in order, as typed rows (read through a cursor). */
 export function exportStatement(scope: ReportScope, criteria: ReportCriteria): Statement {
   const params = new Params();
   const where = whereSql(scope, criteria, params);
-  return { text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`, params: params.values };
+  return { text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`, params: params.values };
 }
 
 /** The CSV file as PostgreSQL writes it (a header of the field names), and the statement that sets its values. */
 export function csvCopyStatement(scope: ReportScope, criteria: ReportCriteria): { setup: Statement; copy: string } {
   const params = new Params(true);
   const where = whereSql(scope, criteria, params);
-  const query = `SELECT ${SELECT_CSV}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`;
+  const query = `SELECT ${SELECT_CSV}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`;
   return { setup: params.setup(), copy: `COPY (${query}) TO STDOUT WITH (FORMAT csv, HEADER true)` };
 }
 
@@ -329,7 +315,7 @@ export function keysetStatement(scope: ReportScope, criteria: ReportCriteria, af
   }
   const keyList = keys.map((k, i) => `(${k.column.sql})::text AS "_k${i}"`).join(', ');
   return {
-    text: `SELECT ${select === 'rows' ? SELECT_ROWS : SELECT_CSV},\n  ${keyList}\nFROM payments p\n${ALL_LATERALS}\nWHERE ${where}\nORDER BY ${orderBySql(keys)}\nLIMIT ${params.bind(rows, 'int')}`,
+    text: `SELECT ${select === 'rows' ? SELECT_ROWS : SELECT_CSV},\n  ${keyList}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(keys)}\nLIMIT ${params.bind(rows, 'int')}`,
     params: params.values,
   };
 }

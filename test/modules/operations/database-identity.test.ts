@@ -55,9 +55,9 @@ describe('the database identity', () => {
     expect(await identity.confirmed()).toBe(true);
   });
 
-  it('keeps settlement and billing waiting while unconfirmed, not the purges', async () => {
+  it('keeps held-outcome resolution, settlement and billing waiting while unconfirmed, not the purges', async () => {
     const flagged = backgroundJobs({ ...ctx.services, config: { ...ctx.services.config, billingWorker: true } }).filter((j) => j.needsConfirmedDatabase).map((j) => j.name);
-    expect(flagged).toEqual(['settlement', 'recurring billing']);
+    expect(flagged).toEqual(['resolve held outcomes from the processors', 'settlement', 'recurring billing']);
 
     const waiting = { name: 'money', everyMs: 10, needsConfirmedDatabase: true, run: vi.fn(async () => {}) };
     const other = { name: 'purge', everyMs: 10, run: vi.fn(async () => {}) };

@@ -28,6 +28,7 @@ const SHIPPED: [string, string][] = [
   ['0019_report_indexes.sql', 'bc17a43597222a89'],
   ['0020_idempotency_keys.sql', '74a0074f1ad630cf'],
   ['0022_processor_credentials.sql', 'deab5447dea23e52'],
+  ['0023_payment_line_totals.sql', '74e734c26a58e09f'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */
