@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_ENTRY, SERVER_NODE_FLAGS, freePort } from './helpers/process.ts';
 import { processStore } from './helpers/store.ts';
@@ -37,6 +38,20 @@ async function listening(port: number, deadline: number): Promise<void> {
   throw new Error('the service did not start');
 }
 
+/** Whether any other session is connected to the database at `url` (a fresh one per test file). */
+function connectedTo(url: string): () => Promise<boolean> {
+  return async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      return Number(rows[0]!.n) > 0;
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 describe('the stop', () => {
   it('ends within its bound when nobody reads the server output (a full pipe)', async () => {
     const port = await freePort();
@@ -59,11 +74,13 @@ describe('the stop', () => {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    // Once it holds its data directory (PGlite; a PostgreSQL server's has no lock), before it
-    // listens: the start goes on for seconds (the database opens, migrations are checked).
+    // Once it holds its data directory (PGlite) or has connected to its database (PostgreSQL,
+    // where there is no lock), before it listens: the start goes on for a while then (the
+    // database opens, migrations are checked). Either comes after the signal handlers are set.
     const lock = join(store.dataDir, 'payments.lock');
-    const deadline = Date.now() + (store.env.DATABASE_URL ? 1_000 : 60_000);
-    while (Date.now() < deadline && !existsSync(lock)) await new Promise((r) => setTimeout(r, 5));
+    const deadline = Date.now() + 60_000;
+    const started = store.env.DATABASE_URL ? connectedTo(store.env.DATABASE_URL) : async () => existsSync(lock);
+    while (Date.now() < deadline && !(await started())) await new Promise((r) => setTimeout(r, 5));
     expect(out).not.toContain('listening');
     child.kill('SIGTERM');
     const { code } = await exited;

@@ -35,6 +35,8 @@ describe.runIf(url)('cut database connections', { timeout: 600_000 }, () => {
   let admin: pg.Client;
   let token: string;
   let base: string;
+  /** Connections cut while they were running a statement or inside a transaction. */
+  let busyCuts = 0;
 
   beforeAll(async () => {
     db = await freshDatabase(url!);
@@ -81,7 +83,13 @@ describe.runIf(url)('cut database connections', { timeout: 600_000 }, () => {
   /** Runs `requests` with CLIENTS at a time while every connection of the service is cut every quarter second. */
   async function underCuts<T>(items: T[], request: (item: T) => Promise<Answer>): Promise<Answer[]> {
     const cutter = setInterval(() => {
-      admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()').catch(() => {});
+      admin
+        .query<{ busy: string }>(
+          `SELECT count(*) FILTER (WHERE state <> 'idle') AS busy FROM (
+             SELECT state, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()) cut`,
+        )
+        .then(({ rows }) => (busyCuts += Number(rows[0]!.busy)))
+        .catch(() => {});
     }, CUT_EVERY_MS);
     const answers: Answer[] = [];
     let next = 0;
@@ -190,7 +198,8 @@ describe.runIf(url)('cut database connections', { timeout: 600_000 }, () => {
     const { rows: charged } = await admin.query<{ n: string }>("SELECT count(*) AS n FROM simulator_ledger WHERE kind = 'sale' AND approved");
     const { rows: recorded } = await admin.query<{ n: string }>('SELECT count(*) AS n FROM payments WHERE payment_result IN (3, 5, 6) AND tran_id LIKE $1', ['fault-%']);
     expect(Number(recorded[0]!.n)).toBe(Number(charged[0]!.n));
-    // Something was cut while it mattered: the run saw the faults it is about.
-    expect(payments.some((a) => a.status === 503 || a.body.PaymentResult === 2)).toBe(true);
+    // Something was cut while it mattered: connections were cut in the middle of their work (how
+    // many answers show it depends on where each cut fell, and the service may hide it well).
+    expect(busyCuts).toBeGreaterThan(0);
   });
 });

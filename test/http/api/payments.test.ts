@@ -236,20 +236,20 @@ describe('POST /api/payment', () => {
   });
 });
 
-/** Holds card tokenization until `release`: `storing` resolves once a payment is storing its card. */
+/** Holds storing a payment's card until `release`: `storing` resolves once a payment is storing it. */
 function holdCardTokenizing() {
   const tokens = ctx.services.tokens;
-  const tokenizeCard = tokens.tokenizeCard;
+  const storeCard = tokens.storeCard;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let reached!: () => void;
   const storing = new Promise<void>((resolve) => (reached = resolve));
-  tokens.tokenizeCard = async (...args) => {
+  tokens.storeCard = async (...args) => {
     reached();
     await gate;
-    return tokenizeCard.apply(tokens, args);
+    return storeCard.apply(tokens, args);
   };
-  return { storing, release, restore: () => (tokens.tokenizeCard = tokenizeCard) };
+  return { storing, release, restore: () => (tokens.storeCard = storeCard) };
 }
 
 describe('after the processor approved', () => {
