@@ -48,7 +48,8 @@ interface Column {
 
 const col = (sql: string, type: SqlType): Column => ({ sql, type });
 
-const lookup = (type: SqlType, from: string, link: string, value: string): Column => ({ sql: `(SELECT ${value} FROM ${from} WHERE ${link})`, type, lookup: { from, link, value } });
+/** A field of another row, joined (LOOKUP_JOINS) wherever rows are read: one hash or index join, not a subquery per row. */
+const lookup = (type: SqlType, from: string, link: string, value: string): Column => ({ sql: value, type, lookup: { from, link, value } });
 
 /** A refund's or a void's amount or time: the joined adjustment's, or (filters) the adjustment itself. */
 const adjustment = (kind: 'refund' | 'void', column: string, type: SqlType, value: string): Column => ({
@@ -112,6 +113,15 @@ const COLUMNS: Readonly<Record<ReportFieldKey, Column>> = {
 };
 
 const KEYS = Object.keys(COLUMNS) as ReportFieldKey[];
+/** The payments and the rows their fields come from: what every statement that reads rows selects from. */
+const ROWS_FROM = [
+  'FROM payments p',
+  ADJUSTMENT_JOIN,
+  ...KEYS.flatMap((key) => {
+    const column = COLUMNS[key];
+    return column.lookup && !column.lateral ? [`LEFT JOIN ${column.lookup.from} ON ${column.lookup.link}`] : [];
+  }),
+].join('\n');
 /** An instant as ISO 8601 UTC text, written by the database (cheaper than parsing it into a Date and back). */
 const isoInstant = (value: string) => `to_char((${value}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const SELECT_ROWS = KEYS.map((key) => `${COLUMNS[key].type === 'timestamptz' ? isoInstant(COLUMNS[key].sql) : COLUMNS[key].sql} AS "${key}"`).join(',\n  ');
@@ -142,12 +152,8 @@ function csvValue(field: ReportField, value: string): string {
   }
 }
 
-/** A field's CSV cell: another row's value is formatted where it is read (one subquery per cell). */
-function csvCell(field: ReportField): string {
-  const column = COLUMNS[field.key];
-  if (column.lookup && !column.lateral) return `(SELECT ${csvValue(field, column.lookup.value)} FROM ${column.lookup.from} WHERE ${column.lookup.link})`;
-  return csvValue(field, column.sql);
-}
+/** A field's CSV cell. */
+const csvCell = (field: ReportField): string => csvValue(field, COLUMNS[field.key].sql);
 
 /** The CSV file's columns, named as its header says. */
 const SELECT_CSV = REPORT_FIELDS.map((field) => `${csvCell(field)} AS "${field.name}"`).join(',\n  ');
@@ -256,7 +262,7 @@ export function pageStatement(scope: ReportScope, criteria: ReportCriteria, pagi
   const limit = params.bind(paging.pageSize, 'int');
   const offset = params.bind((paging.pageIndex - 1) * paging.pageSize, 'bigint');
   return {
-    text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}\nLIMIT ${limit} OFFSET ${offset}`,
+    text: `SELECT ${SELECT_ROWS}\n${ROWS_FROM}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}\nLIMIT ${limit} OFFSET ${offset}`,
     params: params.values,
   };
 }
@@ -272,14 +278,14 @@ export function countStatement(scope: ReportScope, criteria: ReportCriteria): St
 export function exportStatement(scope: ReportScope, criteria: ReportCriteria): Statement {
   const params = new Params();
   const where = whereSql(scope, criteria, params);
-  return { text: `SELECT ${SELECT_ROWS}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`, params: params.values };
+  return { text: `SELECT ${SELECT_ROWS}\n${ROWS_FROM}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`, params: params.values };
 }
 
 /** The CSV file as PostgreSQL writes it (a header of the field names), and the statement that sets its values. */
 export function csvCopyStatement(scope: ReportScope, criteria: ReportCriteria): { setup: Statement; copy: string } {
   const params = new Params(true);
   const where = whereSql(scope, criteria, params);
-  const query = `SELECT ${SELECT_CSV}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`;
+  const query = `SELECT ${SELECT_CSV}\n${ROWS_FROM}\nWHERE ${where}\nORDER BY ${orderBySql(sortKeys(criteria.sort))}`;
   return { setup: params.setup(), copy: `COPY (${query}) TO STDOUT WITH (FORMAT csv, HEADER true)` };
 }
 
@@ -315,7 +321,7 @@ export function keysetStatement(scope: ReportScope, criteria: ReportCriteria, af
   }
   const keyList = keys.map((k, i) => `(${k.column.sql})::text AS "_k${i}"`).join(', ');
   return {
-    text: `SELECT ${select === 'rows' ? SELECT_ROWS : SELECT_CSV},\n  ${keyList}\nFROM payments p\n${ADJUSTMENT_JOIN}\nWHERE ${where}\nORDER BY ${orderBySql(keys)}\nLIMIT ${params.bind(rows, 'int')}`,
+    text: `SELECT ${select === 'rows' ? SELECT_ROWS : SELECT_CSV},\n  ${keyList}\n${ROWS_FROM}\nWHERE ${where}\nORDER BY ${orderBySql(keys)}\nLIMIT ${params.bind(rows, 'int')}`,
     params: params.values,
   };
 }
