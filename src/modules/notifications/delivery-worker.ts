@@ -110,7 +110,7 @@ export class NotificationDeliveryWorker {
         await this.#outbox.releaseWaiting(this.#options.waitingMs);
       }
       const busy = [...this.#perConfig].filter(([, n]) => n >= this.#options.perConfig).map(([id]) => id);
-      const claimed = await this.#outbox.claim(Math.min(room, 200), busy, this.#options.leaseMs);
+      const claimed = await this.#outbox.claim(Math.min(room, 200), busy, this.#options.leaseMs, this.#options.perConfig);
       for (const n of claimed) this.#start(n);
       return claimed.length;
     } catch (err) {

@@ -88,22 +88,27 @@ function toRecord(r: HistoryRow): NotificationRecord {
 }
 
 /**
- * Claims up to $1 due notifications, skipping rows another worker holds (SKIP LOCKED), configs
- * in $2 (this worker's busy receivers) and paused ones, and any notification with an earlier one
- * of the same payment and URL still to send: per payment, changes are delivered in order. A claim
- * pushes next_attempt_at to the lease's end ($3 ms): a worker that dies holding it leaves it due
- * again then. Times are the database's, shared by every process.
+ * Claims up to $1 due notifications, at most $4 of each URL (config) so that one receiver's
+ * backlog does not fill every slot, skipping rows another worker holds (SKIP LOCKED), configs in
+ * $2 (this worker's busy receivers), paused and removed ones, and any notification with an
+ * earlier one of the same payment and URL still to send: per payment, changes are delivered in
+ * order. A claim pushes next_attempt_at to the lease's end ($3 ms): a worker that dies holding it
+ * leaves it due again then. Times are the database's, shared by every process.
  */
 const CLAIM_SQL = `
 UPDATE notifications n SET next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond', attempts = n.attempts + 1
-  FROM (SELECT c.id FROM notifications c
-         WHERE c.status = 'pending' AND c.next_attempt_at <= clock_timestamp() AND NOT (c.config_id = ANY($2::integer[]))
-           AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = c.payment_id AND e.config_id = c.config_id
-                            AND e.id < c.id AND e.status IN ('waiting', 'pending'))
-           AND NOT EXISTS (SELECT 1 FROM notification_configs p WHERE p.id = c.config_id AND p.paused)
-         ORDER BY c.next_attempt_at, c.id
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED) d, notification_configs f
+  FROM (SELECT d.id FROM notification_configs f
+          CROSS JOIN LATERAL (
+            SELECT c.id, c.next_attempt_at FROM notifications c
+             WHERE c.config_id = f.id AND c.status = 'pending' AND c.next_attempt_at <= clock_timestamp()
+               AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = c.payment_id AND e.config_id = c.config_id
+                                AND e.id < c.id AND e.status IN ('waiting', 'pending'))
+             ORDER BY c.next_attempt_at, c.id
+             LIMIT $4
+             FOR UPDATE SKIP LOCKED) d
+         WHERE f.deleted_at IS NULL AND NOT f.paused AND NOT (f.id = ANY($2::integer[]))
+         ORDER BY d.next_attempt_at, d.id
+         LIMIT $1) d, notification_configs f
  WHERE n.id = d.id AND f.id = n.config_id
 RETURNING n.id, n.guid, n.config_id, n.partner_id, n.url, n.payload, n.retry_count, n.max_retries, n.attempts,
           f.access_token_ciphertext, f.access_token_key_id`;
@@ -116,7 +121,7 @@ export class NotificationOutboxRepository {
     this.#sql = sql;
   }
 
-  async claim(limit: number, busyConfigs: readonly number[], leaseMs: number): Promise<ClaimedNotification[]> {
+  async claim(limit: number, busyConfigs: readonly number[], leaseMs: number, perConfig: number): Promise<ClaimedNotification[]> {
     const rows = await this.#sql.query<{
       id: string | number;
       guid: string;
@@ -129,7 +134,7 @@ export class NotificationOutboxRepository {
       attempts: number;
       access_token_ciphertext: string | null;
       access_token_key_id: string | null;
-    }>(CLAIM_SQL, [limit, busyConfigs, leaseMs], { prepare: true });
+    }>(CLAIM_SQL, [limit, busyConfigs, leaseMs, perConfig], { prepare: true });
     return rows.map((r) => ({
       id: Number(r.id),
       guid: r.guid,

@@ -60,7 +60,8 @@ CREATE TABLE notifications (
   last_status_code smallint,
   last_error text
 );
-CREATE INDEX notifications_due ON notifications (next_attempt_at, id) WHERE status = 'pending';
+-- What a worker claims: per URL, the due ones in order.
+CREATE INDEX notifications_due ON notifications (config_id, next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX notifications_payment ON notifications (payment_id, config_id, id);
 CREATE INDEX notifications_waiting ON notifications (created_at) WHERE status = 'waiting';
 
