@@ -22,7 +22,7 @@ const ConfigRequestItem = Type.Object(
     NotificationConfigurationTypeId: Type.String({ description: 'Always "1" (payment status).', examples: ['1'] }),
     NotificationProtocolTypeId: Type.String({ description: '"1": web (an HTTP POST of JSON). "2" (e-mail) is not supported (400).', examples: ['1'] }),
     NotificationUrl: Type.Optional(
-      Type.String({ maxLength: URL_MAX_LENGTH + 1, description: `Absolute https URL (http only outside production), at most ${URL_MAX_LENGTH} characters, no credentials, not a private address.` }),
+      Type.String({ maxLength: 2048, description: `Absolute https URL (http only outside production), at most ${URL_MAX_LENGTH} characters, no credentials, not a private address.` }),
     ),
     Retries: Type.Optional(Type.Integer({ description: `How many times a failed notification is tried again: 0 to ${MAX_RETRIES}, default 10.` })),
     AccessToken: Type.Optional(Nullable(Type.String({ description: 'Sent as the AccessToken header of every notification to this URL. On a change: absent keeps it, null or "" removes it.' }))),
@@ -56,7 +56,7 @@ const ConfigResponse = Type.Object({ NotificationConfigs: Type.Array(ConfigItem)
 
 const TestRequest = Type.Object(
   {
-    Url: Type.String({ maxLength: URL_MAX_LENGTH + 1 }),
+    Url: Type.String({ maxLength: 2048 }),
     AccessToken: Type.Optional(Type.String()),
     Payload: Type.Optional(Type.Unknown({ description: 'The JSON sent, as it is; default {}.' })),
   },
