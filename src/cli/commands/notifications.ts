@@ -1,5 +1,5 @@
 import { GUID } from '../../platform/ids.ts';
-import type { NotificationRecord, NotificationStatus } from '../../modules/notifications/outbox-repository.ts';
+import type { NotificationRecord, NotificationStatus } from '../../modules/notifications/notification-service.ts';
 import { type Command, UsageError } from '../command.ts';
 
 const STATUSES: NotificationStatus[] = ['waiting', 'pending', 'delivered', 'failed', 'cancelled'];

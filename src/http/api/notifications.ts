@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Services } from '../../composition.ts';
 import type { NotificationConfig } from '../../modules/notifications/config-service.ts';
-import type { NotificationRecord } from '../../modules/notifications/outbox-repository.ts';
+import type { NotificationRecord } from '../../modules/notifications/notification-service.ts';
 import { MAX_RETRIES } from '../../modules/notifications/retry-schedule.ts';
 import { REDELIVER_MAX } from '../../modules/notifications/notification-service.ts';
 import { URL_MAX_LENGTH } from '../../modules/notifications/url-rules.ts';

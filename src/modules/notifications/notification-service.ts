@@ -2,6 +2,8 @@ import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { Rule } from '../../domain/rules.ts';
 import type { NotificationOutboxRepository, NotificationRecord, NotificationStatus } from './outbox-repository.ts';
 
+export type { NotificationRecord, NotificationStatus } from './outbox-repository.ts';
+
 /** The most notifications one redelivery request names. */
 export const REDELIVER_MAX = 100;
 
