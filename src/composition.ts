@@ -235,8 +235,9 @@ export function createServices(deps: {
       // A claim outlives its request's timeout by a margin for recording the outcome.
       leaseMs: deps.config.notificationTimeoutMs + 5_000,
       schedule: deps.notificationRetrySchedule ?? { ...DEFAULT_RETRY_SCHEDULE, firstMs: deps.config.notificationFirstRetryMs },
-      // PostgreSQL wakes the worker at each commit (LISTEN); PGlite has only the poll.
-      pollMs: store.kind === 'postgres' ? 1_000 : 100,
+      // PostgreSQL wakes the worker at commits (LISTEN, at most every 50 ms: migration 0024); the
+      // poll catches a change committed after the wake's claim. PGlite has only the poll.
+      pollMs: store.kind === 'postgres' ? 250 : 100,
       waitingMs: 5 * 60_000,
     },
   });

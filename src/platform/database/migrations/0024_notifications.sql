@@ -126,6 +126,18 @@ LANGUAGE sql STABLE AS $$
      WHERE p.id = pay_id) x
 $$;
 
+-- Wakes the delivery workers (LISTEN payments_notifications) at commit, at most once per 50 ms
+-- window: a transaction that NOTIFYs holds a database-wide lock from its commit until its WAL is
+-- flushed, so one NOTIFY per payment made the payments of every partner with a URL commit one at a
+-- time. The first transaction of each window that asks takes it (the advisory lock does not wait);
+-- the others' rows are claimed by the worker that wakes, or at its next poll.
+CREATE FUNCTION notification_wake() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF pg_try_advisory_xact_lock(27027, ((extract(epoch FROM clock_timestamp()) * 20)::bigint % 2147483647)::integer) THEN
+    PERFORM pg_notify('payments_notifications', '');
+  END IF;
+END $$;
+
 -- A payment's change makes one outbox row per live config of its partner. A partner without a
 -- config costs one index look-up. A recurring charge's answer waits ('waiting', no payload) for
 -- its profile's move, which tells its next bill date or its suspension (recurring_profiles_notify).
@@ -149,7 +161,7 @@ BEGIN
    WHERE c.partner_id = NEW.partner_id AND c.deleted_at IS NULL
    ORDER BY c.id;
   IF NOT waits THEN
-    PERFORM pg_notify('payments_notifications', '');
+    PERFORM notification_wake();
   END IF;
   RETURN NULL;
 END $$;
@@ -171,7 +183,7 @@ BEGIN
          next_attempt_at = clock_timestamp(), modified_at = clock_timestamp()
    WHERE status = 'waiting' AND payment_id = NEW.last_payment_id;
   IF FOUND THEN
-    PERFORM pg_notify('payments_notifications', '');
+    PERFORM notification_wake();
   END IF;
   RETURN NULL;
 END $$;
