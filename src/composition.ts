@@ -58,6 +58,15 @@ import { ProcessorCredentialStore } from './modules/processor-accounts/processor
 import { type SimulatorLedger, SqlSimulatorLedger } from './processors/simulator-ledger.ts';
 import { ReportRepository } from './modules/reports/report-repository.ts';
 import { ReportService } from './modules/reports/report-service.ts';
+import { NotificationConfigRepository } from './modules/notifications/config-repository.ts';
+import { NotificationConfigService } from './modules/notifications/config-service.ts';
+import { NotificationOutboxRepository } from './modules/notifications/outbox-repository.ts';
+import { NotificationService } from './modules/notifications/notification-service.ts';
+import { NotificationDeliveryWorker } from './modules/notifications/delivery-worker.ts';
+import { notificationJob } from './modules/notifications/delivery-job.ts';
+import { HttpSender } from './modules/notifications/http-sender.ts';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './modules/notifications/retry-schedule.ts';
+import { meterNotifications } from './modules/metering/notification-metrics.ts';
 // Metrics and traces (issue 31): decorators of the services, none when both are off.
 import type { Metrics } from './platform/metrics/metrics.ts';
 import { observeDatabase } from './platform/metrics/database.ts';
@@ -111,6 +120,12 @@ export interface Services {
   installation: InstallationService;
   idempotency: IdempotencyService;
   reports: ReportService;
+  /** Partners' notification URLs and signing secrets. */
+  notificationConfigs: NotificationConfigService;
+  /** Notification histories and redeliveries. */
+  notifications: NotificationService;
+  /** Delivers the outbox (NOTIFICATION_WORKER runs it in the server; the CLI runs a pass). */
+  notificationWorker: NotificationDeliveryWorker;
   /** Prometheus metrics (METRICS_PORT), when on: the HTTP server and later capabilities add theirs to it. */
   metrics?: Metrics;
 }
@@ -130,6 +145,8 @@ export function createServices(deps: {
   /** false: the simulator keeps no ledger (and cannot look anything up): `npm run bench -- simulator-ledger` compares. */
   simulatorLedger?: boolean;
   metrics?: Metrics;
+  /** Tests: a faster retry schedule than the configured one. */
+  notificationRetrySchedule?: RetrySchedule;
 }): Services {
   const { store, clock, ids, log } = deps;
   const serviceMetrics = deps.metrics && new ServiceMetrics(deps.metrics);
@@ -203,6 +220,34 @@ export function createServices(deps: {
     meterCharitySearch(charities, serviceMetrics);
     observeHeldOutcomes(pendingPayments, clock, serviceMetrics);
   }
+  const notificationPolicy = { allowHttp: deps.config.nodeEnv !== 'production', allowPrivate: deps.config.notificationAllowPrivate };
+  const notificationSender = new HttpSender({ policy: notificationPolicy, timeoutMs: deps.config.notificationTimeoutMs, maxSockets: deps.config.notificationConcurrency });
+  const notificationConfigs = new NotificationConfigService({ repository: new NotificationConfigRepository(store.sql), vault: vaultService, clock, ids, policy: notificationPolicy, sender: notificationSender });
+  const outbox = new NotificationOutboxRepository(store.sql);
+  const notificationWorker = new NotificationDeliveryWorker({
+    outbox,
+    configs: notificationConfigs,
+    sender: notificationSender,
+    log,
+    options: {
+      concurrency: deps.config.notificationConcurrency,
+      perConfig: Math.max(1, Math.ceil(deps.config.notificationConcurrency / 4)),
+      // A claim outlives its request's timeout by a margin for recording the outcome.
+      leaseMs: deps.config.notificationTimeoutMs + 5_000,
+      schedule: deps.notificationRetrySchedule ?? { ...DEFAULT_RETRY_SCHEDULE, firstMs: deps.config.notificationFirstRetryMs },
+      // PostgreSQL wakes the worker at commits (LISTEN, at most every 50 ms: migration 0024); the
+      // poll catches a change committed after the wake's claim. PGlite has only the poll.
+      pollMs: store.kind === 'postgres' ? 250 : 100,
+      waitingMs: 5 * 60_000,
+    },
+  });
+  const notifications = new NotificationService({ outbox, wake: () => notificationWorker.wake() });
+  if (deps.metrics) meterNotifications(deps.metrics, notificationWorker, notifications);
+  const closeStore = store.close.bind(store);
+  store.close = async () => {
+    notificationSender.close();
+    await closeStore();
+  };
   const reportStore = deps.reportStore ?? store;
   const reports = new ReportService({
     repository: new ReportRepository({ sql: reportStore.sql, openCursor: reportStore.openCursor?.bind(reportStore), copyOut: reportStore.copyOut?.bind(reportStore) }),
@@ -210,7 +255,7 @@ export function createServices(deps: {
     log,
     exportConcurrency: deps.config.reportExportConcurrency,
   });
-  return { ...deps, idempotency, reports, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
+  return { ...deps, notificationConfigs, notifications, notificationWorker, idempotency, reports, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }
 
 /**
@@ -258,5 +303,7 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },
     // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
     ...(services.config.billingWorker ? [billingJob(services.billing, services.config.billingIntervalMs)] : []),
+    // Notification delivery (NOTIFICATION_WORKER): any number of processes share the outbox.
+    ...(services.config.notificationWorker ? [notificationJob(services.notificationWorker, services.store)] : []),
   ];
 }

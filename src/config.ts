@@ -88,6 +88,16 @@ export interface Config {
   metrics: { port: number; explicit: boolean } | undefined;
   /** LOG_FORMAT: JSON lines or readable ones; undefined: readable in a terminal outside production, JSON otherwise. */
   logFormat: 'json' | 'pretty' | undefined;
+  /** Notifications: run the delivery worker in the server process (NOTIFICATION_WORKER). */
+  notificationWorker: boolean;
+  /** Notifications: a receiver's 2xx must come within this (NOTIFICATION_TIMEOUT, seconds). */
+  notificationTimeoutMs: number;
+  /** Notifications: URLs whose host is a loopback or private address are allowed (NOTIFICATION_ALLOW_PRIVATE; development and tests). */
+  notificationAllowPrivate: boolean;
+  /** Notifications: deliveries in flight at once per process (NOTIFICATION_CONCURRENCY). */
+  notificationConcurrency: number;
+  /** Notifications: the wait before the first retry (NOTIFICATION_FIRST_RETRY, seconds); each next one is 2.6 times longer, up to a day. */
+  notificationFirstRetryMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -286,6 +296,11 @@ export function loadConfig(env: Env = process.env): Config {
     tlsKeyFile,
     metrics: metrics(env, nodeEnv, port),
     logFormat: logFormat(env.LOG_FORMAT),
+    notificationWorker: bool(env, 'NOTIFICATION_WORKER', true),
+    notificationTimeoutMs: int(env, 'NOTIFICATION_TIMEOUT', 10, 1, 60) * 1000,
+    notificationAllowPrivate: bool(env, 'NOTIFICATION_ALLOW_PRIVATE', false),
+    notificationConcurrency: int(env, 'NOTIFICATION_CONCURRENCY', 64, 1, 1000),
+    notificationFirstRetryMs: int(env, 'NOTIFICATION_FIRST_RETRY', 10, 1, 3600) * 1000,
   };
 }
 

@@ -89,6 +89,11 @@ export const Rule = {
   ReportFilterValueInvalid: 'ReportFilterValueInvalid',
   /** Reports: a column sorted by twice, or two sort columns with the same Order. */
   ReportSortInvalid: 'ReportSortInvalid',
+  // Notifications (src/modules/notifications).
+  /** Notifications: NotificationProtocolTypeId 2 (e-mail) is not supported; 1 (web) is. */
+  NotificationProtocolNotSupported: 'NotificationProtocolNotSupported',
+  /** Notifications: the URL is not one notifications may be sent to (scheme, length, credentials, or a private address). */
+  NotificationUrlNotAllowed: 'NotificationUrlNotAllowed',
 } as const;
 
 export type RuleName = keyof typeof Rule;

@@ -54,6 +54,8 @@ describe('the clock check of background jobs', () => {
       ['purge expired idempotency keys', true],
       ['settlement', true],
       ['recurring billing', true],
+      // Schedules by the database's clock (docs/decisions.md, "Notifications").
+      ['notification delivery', false],
     ]);
   });
 

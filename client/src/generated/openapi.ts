@@ -132,6 +132,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notificationConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's notification URLs (an extension).
+         * @description AccessTokens are masked.
+         */
+        get: operations["getNotificationConfig"];
+        /**
+         * Save the partner's notification URLs.
+         * @description Each item without NotificationConfigId adds a URL; with it, changes that config, or removes it with IsDeleted. Every change of a payment's ProcessStatus or PaymentResult is then POSTed to each URL, signed (docs/notifications.md). Answers the partner's configs.
+         */
+        put: operations["putNotificationConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notificationRedeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send delivered or failed notifications again (an extension).
+         * @description Each is due at once with RetryCount 0 and its retries afresh, with the same NotificationGuid (Payments-Event-Id): a receiver that de-duplicates sees the same event. Pending ones are already on their way. 404 when none of the ids is one of yours.
+         */
+        post: operations["redeliverNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's notifications, oldest first.
+         * @description By paymentId and/or paymentExternalId (400 when neither is given); 404 when the payment has none, or is not yours.
+         */
+        get: operations["getNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notificationSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When the partner's signing secret was made (never the secret itself).
+         * @description 404 when there is none yet: POST /api/notificationSecret makes one and answers it.
+         */
+        get: operations["getNotificationSecret"];
+        put?: never;
+        /**
+         * Make a new signing secret, answered this once.
+         * @description The previous secret keeps signing for 24 hours (each notification then carries two v1 signatures), so receivers can switch without losing any.
+         */
+        post: operations["rotateNotificationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notificationTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST a payload once to a URL now, signed, and say what the receiver did.
+         * @description The URL rules of a config apply (no private addresses). Nothing is stored and nothing is retried.
+         */
+        post: operations["testNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizationTransactionsReport": {
         parameters: {
             query?: never;
@@ -1456,6 +1564,731 @@ export interface operations {
             };
             /** @description No data found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getNotificationConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        NotificationConfigs: {
+                            AccessToken: string | null;
+                            /** Format: date-time */
+                            CreatedDate: string;
+                            IsDeleted: boolean;
+                            /** @description An operator paused it: its notifications wait. */
+                            IsPaused: boolean;
+                            /** Format: date-time */
+                            ModifiedDate: string;
+                            /** Format: int32 */
+                            NotificationConfigId: number;
+                            NotificationConfigurationTypeId: string;
+                            NotificationProtocolTypeId: string;
+                            NotificationUrl: string;
+                            Retries: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    putNotificationConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    NotificationConfigs: {
+                        AccessToken?: string | null;
+                        /** @description true removes the config named by NotificationConfigId; its notifications not yet sent are cancelled. */
+                        IsDeleted?: boolean;
+                        /**
+                         * Format: int32
+                         * @description One of your configs, to change it (or remove it with IsDeleted); absent: a new config.
+                         */
+                        NotificationConfigId?: number;
+                        /**
+                         * @description Always "1" (payment status).
+                         * @example 1
+                         */
+                        NotificationConfigurationTypeId: string;
+                        /**
+                         * @description "1": web (an HTTP POST of JSON). "2" (e-mail) is not supported (400).
+                         * @example 1
+                         */
+                        NotificationProtocolTypeId: string;
+                        /** @description Absolute https URL (http only outside production), at most 500 characters, no credentials, not a private address. */
+                        NotificationUrl?: string;
+                        /** @description How many times a failed notification is tried again: 0 to 20, default 10. */
+                        Retries?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        NotificationConfigs: {
+                            AccessToken: string | null;
+                            /** Format: date-time */
+                            CreatedDate: string;
+                            IsDeleted: boolean;
+                            /** @description An operator paused it: its notifications wait. */
+                            IsPaused: boolean;
+                            /** Format: date-time */
+                            ModifiedDate: string;
+                            /** Format: int32 */
+                            NotificationConfigId: number;
+                            NotificationConfigurationTypeId: string;
+                            NotificationProtocolTypeId: string;
+                            NotificationUrl: string;
+                            Retries: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    redeliverNotifications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 printable ASCII characters (a UUID is recommended), or the same as a quoted string ("..."). A repeated request with the key and the same request (method, path, query, body) gets the first answer, byte for byte, with Idempotent-Replayed: true, and does nothing else; another request with the key is 422; while the first runs, 409 with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL), per partner. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    NotificationIds: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Still on their way (pending or waiting), or cancelled. */
+                        NotRedelivered: {
+                            /** Format: int64 */
+                            NotificationId: number;
+                            Reason: string;
+                        }[];
+                        /** @description Due again now, with RetryCount 0. */
+                        Redelivered: {
+                            /** Format: date-time */
+                            CreatedDate: string;
+                            DeliveredDate: string | null;
+                            LastError: string | null;
+                            LastStatusCode: number | null;
+                            /** Format: date-time */
+                            ModifiedDate: string;
+                            NextAttemptDate: string | null;
+                            /** Format: int32 */
+                            NotificationConfigId: number;
+                            /**
+                             * Format: uuid
+                             * @description Sent as the Payments-Event-Id header: the same on every attempt and redelivery.
+                             */
+                            NotificationGuid: string;
+                            /** Format: int64 */
+                            NotificationId: number;
+                            NotificationUrl: string;
+                            Payload: string | null;
+                            PaymentExternalId: string | null;
+                            /** Format: int32 */
+                            PaymentId: number;
+                            /** @description Retries made. */
+                            RetryCount: number;
+                            /**
+                             * @description Pending: due or being retried; Failed: retries spent; Cancelled: its config was removed.
+                             * @enum {string}
+                             */
+                            Status: "Waiting" | "Pending" | "Delivered" | "Failed" | "Cancelled";
+                        }[];
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (with Retry-After: send it again then), or stopped without an answer (without Retry-After: it is not run again). */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description This Idempotency-Key was used for another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getNotifications: {
+        parameters: {
+            query?: {
+                /** @description PaymentExternalId (the payment's TransactionId). */
+                paymentExternalId?: string;
+                /** @description PaymentId. */
+                paymentId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        CreatedDate: string;
+                        DeliveredDate: string | null;
+                        LastError: string | null;
+                        LastStatusCode: number | null;
+                        /** Format: date-time */
+                        ModifiedDate: string;
+                        NextAttemptDate: string | null;
+                        /** Format: int32 */
+                        NotificationConfigId: number;
+                        /**
+                         * Format: uuid
+                         * @description Sent as the Payments-Event-Id header: the same on every attempt and redelivery.
+                         */
+                        NotificationGuid: string;
+                        /** Format: int64 */
+                        NotificationId: number;
+                        NotificationUrl: string;
+                        Payload: string | null;
+                        PaymentExternalId: string | null;
+                        /** Format: int32 */
+                        PaymentId: number;
+                        /** @description Retries made. */
+                        RetryCount: number;
+                        /**
+                         * @description Pending: due or being retried; Failed: retries spent; Cancelled: its config was removed.
+                         * @enum {string}
+                         */
+                        Status: "Waiting" | "Pending" | "Delivered" | "Failed" | "Cancelled";
+                    }[];
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getNotificationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        CreatedDate: string;
+                        PreviousSecretExpiresDate: string | null;
+                        /** @description The new secret: answered this once, never again. */
+                        SigningSecret?: string;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No data found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    rotateNotificationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        CreatedDate: string;
+                        PreviousSecretExpiresDate: string | null;
+                        /** @description The new secret: answered this once, never again. */
+                        SigningSecret?: string;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error; nothing internal is revealed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The service cannot reach its database: nothing was done; the call can be repeated (a payment with the same TranId meets the duplicate check). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    testNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": {
+                    AccessToken?: string;
+                    /** @description The JSON sent, as it is; default {}. */
+                    Payload?: unknown;
+                    Url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The receiver answered 2xx within NOTIFICATION_TIMEOUT. */
+                        Delivered: boolean;
+                        ElapsedMs: number;
+                        Error: string | null;
+                        StatusCode: number | null;
+                    };
+                };
+            };
+            /** @description Validation failed: one BrokenRule per broken field or rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokenRule"][];
+                };
+            };
+            /** @description The AccessToken header is missing, unknown or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The content type is not a JSON type, or the body is compressed. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

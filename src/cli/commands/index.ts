@@ -9,6 +9,7 @@ import { pendingCommands } from './pending.ts';
 import { processorCommands } from './processors.ts';
 import { settleCommands } from './settle.ts';
 import { vaultCommands } from './vault.ts';
+import { notificationCommands } from './notifications.ts';
 
 /** Every operator command. Each feature adds its list here. */
-export const commands: Command[] = [...partnerCommands, ...processorCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands, ...databaseCommands];
+export const commands: Command[] = [...partnerCommands, ...processorCommands, ...contractCommands, ...vaultCommands, ...gatewayUserCommands, ...settleCommands, ...pendingCommands, ...charityCommands, ...billingCommands, ...notificationCommands, ...databaseCommands];

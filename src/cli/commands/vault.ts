@@ -74,9 +74,9 @@ export const vaultCommands: Command[] = [
     summary: 'remove older keys that no token uses any more from the key file',
     usage: 'vault prune-keys',
     async run(ctx) {
-      const { vaultService, processorAccounts } = await ctx.services();
-      // A key that seals a processor's credentials is in use too.
-      const removed = await vaultService.pruneKeys(await processorAccounts.keyIdsInUse());
+      const { vaultService, processorAccounts, notificationConfigs } = await ctx.services();
+      // A key that seals a processor's credentials, a notification AccessToken or signing secret is in use too.
+      const removed = await vaultService.pruneKeys([...(await processorAccounts.keyIdsInUse()), ...(await notificationConfigs.keyIdsInUse())]);
       if (removed === undefined) {
         return ctx.out('The keys come from VAULT_KEY and VAULT_OLD_KEYS: remove old keys from the environment (payments vault status shows which are in use).');
       }

@@ -4,7 +4,7 @@ import type { RuleName } from '../../domain/rules.ts';
  * Surface A's BrokenRule ErrorCode of each rule (documented in docs/errors.md). Ranges:
  * 1000-1099 request shape, 1100-1199 authentication, 2000-2099 fees, 3000-3099 payments,
  * 4000-4099 refunds and voids, 5000-5099 recurring billing, 6000-6099 pay links,
- * 7000-7099 charity search, 8000-8099 transaction reports.
+ * 7000-7099 charity search, 8000-8099 transaction reports, 9000-9099 notifications.
  */
 export const ErrorCode: Readonly<Record<RuleName, number>> = {
   InvalidRequest: 1000,
@@ -53,4 +53,7 @@ export const ErrorCode: Readonly<Record<RuleName, number>> = {
   ReportOperationNotForField: 8001,
   ReportFilterValueInvalid: 8002,
   ReportSortInvalid: 8003,
+  // Notifications.
+  NotificationProtocolNotSupported: 9000,
+  NotificationUrlNotAllowed: 9001,
 };

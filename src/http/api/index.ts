@@ -14,6 +14,7 @@ import { payLinkRoutes } from './paylinks.ts';
 import { processorPaymentMethodRoutes } from './processor-payment-methods.ts';
 import { refundVoidRoutes } from './refund-void.ts';
 import { reportRoutes } from './reports.ts';
+import { notificationRoutes } from './notifications.ts';
 import { sessionRoutes } from './session.ts';
 import { errorResponses } from './wire.ts';
 import { idempotencyKeys } from './idempotency.ts';
@@ -40,6 +41,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
   nextBillDateRoutes(app);
   charitySearchRoutes(app, services, services.config);
   reportRoutes(app, services);
+  notificationRoutes(app, services);
 
   opts.extraRoutes?.(app);
 }

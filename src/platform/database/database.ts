@@ -67,6 +67,12 @@ export interface Store {
    * read-only transaction on a connection of its own (copy-out.ts).
    */
   copyOut?(setup: { text: string; params: unknown[] }, copyText: string): Promise<Readable>;
+  /**
+   * PostgreSQL server only: calls `onNotify` for each NOTIFY on `channel`, heard on a connection
+   * of its own that is made again when it is lost (and `onNotify` called then: a NOTIFY may have
+   * been missed meanwhile). PGlite has none: its users poll.
+   */
+  listen?(channel: string, onNotify: () => void): { close(): Promise<void> };
 }
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
@@ -307,6 +313,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
     translateFailures(client, ['query'], watch);
   });
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Db;
+  const listeners = new Set<{ close(): Promise<void> }>();
   const sql: SqlClient = {
     exec: async (text) => {
       await pool.query(text);
@@ -351,10 +358,58 @@ export function openPostgres(url: string, poolSize = 10): Store {
     copyOut: (setup, copyText) => openCopyOut(pool, () => new pg.Client({ connectionString: url }), setup, copyText),
     poolState: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     onQueryError: (listener) => watch.onError(listener),
+    listen: (channel, onNotify) => {
+      const listener = listenOn(url, channel, onNotify);
+      listeners.add(listener);
+      return {
+        close: async () => {
+          listeners.delete(listener);
+          await listener.close();
+        },
+      };
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((l) => l.close()));
       await pool.end();
+    },
+  };
+}
+
+/** How long a lost LISTEN connection waits before it is made again. */
+const RELISTEN_MS = 1_000;
+
+/** A connection that LISTENs on `channel`, made again whenever it is lost, until closed. */
+function listenOn(url: string, channel: string, onNotify: () => void): { close(): Promise<void> } {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    client = c;
+    let lost = false;
+    const again = () => {
+      if (lost || closed) return;
+      lost = true;
+      c.end().catch(() => {});
+      timer = setTimeout(connect, RELISTEN_MS);
+    };
+    c.on('error', again);
+    c.on('end', again);
+    c.on('notification', () => onNotify());
+    c.connect()
+      .then(() => c.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+      .then(() => onNotify())
+      .catch(again);
+  };
+  connect();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await client?.end().catch(() => {});
     },
   };
 }

@@ -414,6 +414,8 @@ describe('/openapi.json', () => {
         'DELETE /api/recurringProfile',
         'POST /api/paylink',
         'DELETE /api/paylink',
+        'PUT /api/notificationConfig',
+        'POST /api/notificationRedeliver',
         'POST /api/probe/idempotent-failure',
       ].sort(),
     );

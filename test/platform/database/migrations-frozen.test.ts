@@ -29,6 +29,7 @@ const SHIPPED: [string, string][] = [
   ['0020_idempotency_keys.sql', '74a0074f1ad630cf'],
   ['0022_processor_credentials.sql', 'deab5447dea23e52'],
   ['0023_payment_line_totals.sql', '74e734c26a58e09f'],
+  ['0024_notifications.sql', '5e126b1949cdbe6d'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

@@ -9,3 +9,4 @@ export * from './lifecycle.ts';
 export * from './gateway.ts';
 export * from './idempotency.ts';
 export * from './processors.ts';
+export * from './notifications.ts';

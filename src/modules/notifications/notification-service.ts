@@ -1,0 +1,54 @@
+import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { Rule } from '../../domain/rules.ts';
+import type { NotificationOutboxRepository, NotificationRecord, NotificationStatus } from './outbox-repository.ts';
+
+export type { NotificationRecord, NotificationStatus } from './outbox-repository.ts';
+
+/** The most notifications one redelivery request names. */
+export const REDELIVER_MAX = 100;
+
+/** A partner's and an operator's view of the outbox: histories, listings, redeliveries. */
+export class NotificationService {
+  readonly #outbox: NotificationOutboxRepository;
+  readonly #wake: () => void;
+
+  constructor(deps: { outbox: NotificationOutboxRepository; wake?: () => void }) {
+    this.#outbox = deps.outbox;
+    this.#wake = deps.wake ?? (() => {});
+  }
+
+  /** The notifications of one of the partner's payments; NotFoundError when there are none. */
+  async history(partnerId: string, ref: { paymentId?: number; paymentExternalId?: string }): Promise<NotificationRecord[]> {
+    if (ref.paymentId === undefined && ref.paymentExternalId === undefined) {
+      throw new ValidationError([{ code: Rule.PaymentReferenceRequired, field: 'paymentId', message: 'Send {paymentId} or {paymentExternalId}.' }]);
+    }
+    const found = await this.#outbox.history(partnerId, ref);
+    if (found.length === 0) throw new NotFoundError('No notification of this payment.');
+    return found;
+  }
+
+  list(filter: { partnerId?: string; status?: NotificationStatus; paymentGuid?: string; limit?: number }): Promise<NotificationRecord[]> {
+    return this.#outbox.list({ ...filter, limit: filter.limit ?? 50 });
+  }
+
+  /**
+   * Sends delivered or failed notifications again, now, with their retries afresh and the same
+   * NotificationGuid (the receiver sees the same event). `partnerId`: only that partner's (the
+   * API); undefined: any (an operator). NotFoundError when none of the ids is known.
+   */
+  async redeliver(ids: readonly number[], partnerId: string | undefined): Promise<{ redelivered: NotificationRecord[]; unchanged: NotificationRecord[] }> {
+    if (ids.length === 0 || ids.length > REDELIVER_MAX) {
+      throw new ValidationError([{ code: Rule.OutOfRange, field: 'notificationIds', message: `Name 1 to ${REDELIVER_MAX} notifications in {notificationIds}.` }]);
+    }
+    const known = await this.#outbox.byIds(ids, partnerId);
+    if (known.length === 0) throw new NotFoundError('No such notification.');
+    const redelivered = await this.#outbox.redeliver(ids, partnerId);
+    if (redelivered.length > 0) this.#wake();
+    const done = new Set(redelivered.map((r) => r.id));
+    return { redelivered, unchanged: known.filter((k) => !done.has(k.id)) };
+  }
+
+  backlog(): Promise<number> {
+    return this.#outbox.backlog();
+  }
+}

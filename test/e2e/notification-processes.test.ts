@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { testConfig } from '../../src/config.ts';
+import { createDemoPartner } from '../../src/demo/seed.ts';
+import { cryptoIds } from '../../src/platform/ids.ts';
+import { createServices } from '../../src/composition.ts';
+import { openStore } from '../../src/platform/database/database.ts';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { type RunningService, startService } from '../helpers/process.ts';
+import { processStore } from '../helpers/store.ts';
+import { testLogger } from '../helpers/logger.ts';
+import { startReceiver, verifySignature, type Receiver } from '../helpers/receiver.ts';
+
+/**
+ * Server processes on one PostgreSQL database, as `npm start` runs them, with their delivery
+ * workers on: two deliver each notification once between them; one killed with SIGKILL in the
+ * middle of deliveries loses none (a restarted one takes over the claims when their lease ends).
+ * PostgreSQL only: processes cannot share the embedded database.
+ */
+const url = testDatabaseUrl();
+
+let env: Record<string, string>;
+let cleanup: (() => Promise<void>) | undefined;
+let partner: { ClientId: string; ClientSecret: string };
+const running: RunningService[] = [];
+let receiver: Receiver;
+
+const openIt = () => openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
+
+beforeAll(async () => {
+  if (!url) return;
+  ({ env, cleanup } = await processStore('notifications'));
+  const store = await openIt();
+  try {
+    const services = createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() });
+    partner = await createDemoPartner(services, 'Notification Test Charity', 'non-profit');
+  } finally {
+    await store.close();
+  }
+  receiver = await startReceiver();
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of running) if (s.process.exitCode === null && s.process.signalCode === null) s.process.kill('SIGKILL');
+  await receiver?.close();
+  await cleanup?.();
+});
+
+async function start(): Promise<{ service: RunningService; base: string }> {
+  const service = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', NOTIFICATION_ALLOW_PRIVATE: 'on', NOTIFICATION_TIMEOUT: '1', NOTIFICATION_FIRST_RETRY: '1' });
+  running.push(service);
+  return { service, base: `http://127.0.0.1:${service.port}` };
+}
+
+async function token(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/ClientSession`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
+  return ((await res.json()) as { Token: string }).Token;
+}
+
+async function call(base: string, accessToken: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', AccessToken: accessToken },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function pay(base: string, accessToken: string): Promise<string> {
+  const res = await call(base, accessToken, 'POST', '/api/payment', {
+    CardNum: '4242424242424242',
+    ExpMonth: '12',
+    ExpYear: '34',
+    CVNum: '123',
+    NameOnCard: 'Ada Lovelace',
+    Email: 'ada@example.org',
+    IpAddress: '203.0.113.9',
+    Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00' }],
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  return res.json.PaymentGuid as string;
+}
+
+async function outbox() {
+  const store = await openIt();
+  try {
+    return (await store.sql.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM notifications GROUP BY status')).map((r) => ({ status: r.status, n: Number(r.n) }));
+  } finally {
+    await store.close();
+  }
+}
+
+/** The PaymentGuids the receiver was told about, each with how many times. */
+function told(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of receiver.received) {
+    const guid = (JSON.parse(r.body) as { PaymentGuid: string }).PaymentGuid;
+    counts.set(guid, (counts.get(guid) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!url)('notification delivery across processes (PostgreSQL)', () => {
+  let secret: string;
+
+  it('two server processes deliver each notification once between them', async () => {
+    const [a, b] = await Promise.all([start(), start()]);
+    const tokenA = await token(a!.base);
+    const tokenB = await token(b!.base);
+    const saved = await call(a!.base, tokenA, 'PUT', '/api/notificationConfig', {
+      NotificationConfigs: [{ NotificationConfigurationTypeId: '1', NotificationProtocolTypeId: '1', NotificationUrl: receiver.url, Retries: 10 }],
+    });
+    expect(saved.status).toBe(200);
+    secret = (await call(a!.base, tokenA, 'POST', '/api/notificationSecret')).json.SigningSecret as string;
+    // Both servers sign with the new secret: each opens it afresh (its cache of the secret is a minute old at most, and was empty).
+    const guids = await Promise.all(Array.from({ length: 60 }, (_, i) => pay(i % 2 ? a!.base : b!.base, i % 2 ? tokenA : tokenB)));
+    await until(() => guids.every((g) => told().has(g)), 20_000, 'every notification');
+    // A little longer: a second delivery of any would show now.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect([...told().values()].every((n) => n === 1)).toBe(true);
+    expect(receiver.received).toHaveLength(60);
+    for (const r of receiver.received) expect(verifySignature(r.headers['payments-signature'] as string, r.body, secret)).toBe(true);
+    expect(await outbox()).toEqual([{ status: 'delivered', n: 60 }]);
+    await Promise.all([a!.service.stop(), b!.service.stop()]);
+  }, 90_000);
+
+  it('a server killed with SIGKILL in the middle of deliveries loses none: a restarted one delivers them', async () => {
+    receiver.received.length = 0;
+    // Slow answers: deliveries are in flight when the process dies.
+    receiver.answer = async () => {
+      await new Promise((r) => setTimeout(r, 500));
+      return 200;
+    };
+    const first = await start();
+    const accessToken = await token(first.base);
+    const guids = await Promise.all(Array.from({ length: 40 }, () => pay(first.base, accessToken)));
+    await until(() => receiver.received.length >= 3, 10_000, 'the first deliveries');
+    first.service.process.kill('SIGKILL');
+    await new Promise((r) => first.service.process.once('exit', r));
+    const atKill = await outbox();
+    expect(atKill.find((r) => r.status === 'pending')?.n ?? 0, 'some were not delivered when it died').toBeGreaterThan(0);
+
+    receiver.answer = () => 200;
+    const second = await start();
+    // Claims of the dead process come due when their lease (NOTIFICATION_TIMEOUT + 5 s) ends.
+    await until(() => guids.every((g) => told().has(g)), 30_000, 'every notification after the restart');
+    await until(async () => (await outbox()).every((r) => r.status === 'delivered'), 10_000, 'the outbox to be delivered');
+    // At least once: one in flight at the kill may come twice; every one came.
+    expect(guids.every((g) => (told().get(g) ?? 0) >= 1)).toBe(true);
+    await second.service.stop();
+  }, 90_000);
+});
