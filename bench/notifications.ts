@@ -106,6 +106,8 @@ async function startService(db: { url: string; token: string }, env: Record<stri
       PUBLIC_RATE_LIMIT: '10000000',
       SHUTDOWN_GRACE: '5',
       NOTIFICATION_ALLOW_PRIVATE: 'on',
+      // On unless a part turns it off, whatever the bench's own environment says.
+      NOTIFICATION_WORKER: 'on',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
