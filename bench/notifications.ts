@@ -23,7 +23,9 @@
  *    payments are made at 20/s, then up again: waits until every payment's notification has
  *    arrived (at most BENCH_NOTIFICATIONS_DRAIN_LIMIT s, default 3 x the downtime + 120: after a
  *    long outage the rows wait for their next scheduled retry, minutes away), and reports the time
- *    that took, the payments without a notification (target: none) and the duplicates.
+ *    that took, the payments without a notification (target: none) and the duplicates; then reads
+ *    each payment's notifications (GET /api/notifications) and checks that every one the server
+ *    recorded arrived (its NotificationGuid as the event id header).
  *
  * BENCH_NOTIFICATIONS_PARTS=overhead,rate,lag,outage picks some of them (all by default);
  * BENCH_NOTIFICATIONS_BACKLOG the backlog's size (default 1,000 x --seconds, at least 5,000).
@@ -175,18 +177,56 @@ async function configure(service: Service, receiverUrl: string): Promise<void> {
   if (!list.some((c) => c.NotificationUrl === receiverUrl)) throw new Error(`PUT /api/notificationConfig did not answer the saved URL: ${text.slice(0, 500)}`);
 }
 
-/** One payment (approved card); its PaymentGuid and when its answer arrived, or undefined when it was not a 201. */
-async function payOnce(service: Service): Promise<{ guid: string; sentAt: number; answeredAt: number } | undefined> {
+/** One payment (approved card); its PaymentGuid, PaymentId and when its answer arrived, or undefined when it was not a 201. */
+async function payOnce(service: Service): Promise<{ guid: string; paymentId: number; sentAt: number; answeredAt: number } | undefined> {
   const sentAt = performance.now();
   try {
     const res = await fetch(`${service.url}/api/payment`, { method: 'POST', headers: { AccessToken: service.token, 'content-type': 'application/json' }, body: paymentBody() });
-    const body = (await res.json()) as { PaymentGuid?: string };
+    const body = (await res.json()) as { PaymentGuid?: string; PaymentId?: number };
     const answeredAt = performance.now();
     if (res.status !== 201 || typeof body.PaymentGuid !== 'string') return undefined;
-    return { guid: body.PaymentGuid.toLowerCase(), sentAt, answeredAt };
+    return { guid: body.PaymentGuid.toLowerCase(), paymentId: Number(body.PaymentId), sentAt, answeredAt };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The server's own record against the receiver's: every notification GET /api/notifications lists
+ * for these payments, and whether its NotificationGuid (sent as the event id) arrived. A
+ * notification the server made but the receiver never got is lost, whatever the PaymentGuids say.
+ */
+async function audit(service: Service, receiver: NotificationReceiver, paymentIds: number[]) {
+  const received = new Set([...receiver.eventIds].map((id) => id.toLowerCase()));
+  let recorded = 0;
+  let arrived = 0;
+  let withoutHistory = 0;
+  let unreadable = 0;
+  let maxRetryCount = 0;
+  let retriesTotal = 0;
+  const queue = [...paymentIds];
+  const worker = async () => {
+    for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+      const res = await fetch(`${service.url}/api/notifications?paymentId=${id}`, { headers: { AccessToken: service.token } });
+      const body = (await res.json()) as unknown;
+      if (res.status === 404) {
+        withoutHistory++;
+        continue;
+      }
+      if (res.status !== 200 || !Array.isArray(body)) {
+        unreadable++;
+        continue;
+      }
+      for (const n of body as { NotificationGuid?: string; RetryCount?: number }[]) {
+        recorded++;
+        if (typeof n.NotificationGuid === 'string' && received.has(n.NotificationGuid.toLowerCase())) arrived++;
+        maxRetryCount = Math.max(maxRetryCount, Number(n.RetryCount ?? 0));
+        retriesTotal += Number(n.RetryCount ?? 0);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return { payments: paymentIds.length, notificationsRecorded: recorded, recordedAndReceived: arrived, recordedNotReceived: recorded - arrived, paymentsWithoutHistory: withoutHistory, unreadableAnswers: unreadable, maxRetryCount, meanRetryCount: Number((retriesTotal / Math.max(1, recorded)).toFixed(2)) };
 }
 
 function paymentsLoad(service: Service, connections: number) {
@@ -406,11 +446,13 @@ async function outage() {
       await configure(service, receiver.url);
       await receiver.down(mode);
       const during = new Set<string>();
+      const paymentIds: number[] = [];
       let failed = 0;
       const pacing = await paced(OUTAGE_RATE, downSeconds, 64, async () => {
         const r = await payOnce(service);
-        if (r) during.add(r.guid);
-        else failed++;
+        if (!r) return void failed++;
+        during.add(r.guid);
+        paymentIds.push(r.paymentId);
       });
       const arrivedWhileDown = receiver.countReceived(during);
       await receiver.up();
@@ -419,7 +461,9 @@ async function outage() {
       const after = new Map<string, number>();
       await paced(OUTAGE_RATE, 2, 64, async () => {
         const r = await payOnce(service);
-        if (r) after.set(r.guid, r.answeredAt);
+        if (!r) return;
+        after.set(r.guid, r.answeredAt);
+        paymentIds.push(r.paymentId);
       });
       const all = [...during, ...after.keys()];
       const done = await receiver.waitUntil(() => receiver.countReceived(all) === all.length, drainLimit * 1000);
@@ -427,6 +471,9 @@ async function outage() {
       const within = (s: number) => firstArrivals.filter((t) => t <= s * 1000).length;
       const afterLags = lagsOf(receiver, after);
       const notifiedDuring = receiver.countReceived(during);
+      // Redeliveries may still be on their way when the last payment is notified.
+      await sleep(2_000);
+      const record = await audit(service, receiver, paymentIds);
       return {
         downMode: mode,
         downSeconds,
@@ -447,7 +494,9 @@ async function outage() {
         eventIdHeader: receiver.eventIdHeader ?? null,
         // Requests beyond one per event id: redeliveries the receiver had already answered 200.
         duplicates: receiver.eventIdHeader || receiver.eventIds.size ? receiver.delivered - receiver.eventIds.size : null,
-        meetsTarget: done && during.size > 0 && notifiedDuring === during.size,
+        // Every notification of every payment of this part (while down and after), by the server's record.
+        record,
+        meetsTarget: done && during.size > 0 && notifiedDuring === during.size && record.recordedNotReceived === 0 && record.paymentsWithoutHistory === 0 && record.notificationsRecorded > 0,
       };
     });
   } finally {
