@@ -14,7 +14,8 @@
  *    were delivered while the load ran (a worker that fell behind would hide its cost).
  * 2. rate: a backlog made by a server with NOTIFICATION_WORKER=off, then delivered by a server with
  *    the worker on: notifications per second from the first arrival to the last. Target: >= 1,000/s.
- * 3. lag: 300 payments/s for max(10, --seconds) s, paced; lag = the receiver's arrival time of a
+ * 3. lag: 300 payments/s for max(10, --seconds) s, paced (and 100/s before it, the worker's delay
+ *    on a machine that 300/s overloads); lag = the receiver's arrival time of a
  *    payment's notification of its final result - the time the payment's HTTP answer arrived,
  *    matched by PaymentGuid, one clock. Target: p99 <= 1 s (p50 and p95 given). A lag can be
  *    negative: the worker may deliver before the answer has reached the client.
@@ -409,6 +410,48 @@ function lagFigures(lags: number[], missing: number) {
   return { notified: lags.length, missing, p50Ms: ms(percentile(lags, 50)), p95Ms: ms(percentile(lags, 95)), p99Ms: ms(percentile(lags, 99)), maxMs: ms(lags.at(-1)), minMs: ms(lags[0]) };
 }
 
+/** Payments paced at `rate` for `duration` s, and the lag of their notifications. */
+async function lagAt(service: Service, receiver: NotificationReceiver, rate: number, duration: number) {
+  const answers = new Map<string, number>();
+  const latencies: number[] = [];
+  let failed = 0;
+  const pacing = await paced(rate, duration, 256, async () => {
+    const r = await payOnce(service);
+    if (!r) return void failed++;
+    answers.set(r.guid, r.answeredAt);
+    latencies.push(r.answeredAt - r.sentAt);
+  });
+  const pacingEnded = performance.now();
+  // Payments notified while the load ran: few means the worker waited for the load to end.
+  const notifiedDuringLoad = [...answers.keys()].filter((g) => (receiver.payments.get(g)?.first ?? Infinity) <= pacingEnded).length;
+  const allFinal = await receiver.waitUntil(() => [...answers.keys()].every((g) => receiver.payments.get(g)?.final !== undefined), 30_000);
+  const { lags, missing } = lagsOf(receiver, answers);
+  // The first and the last fifth of the payments (in answer order): a lag that grows while the
+  // rate holds is a worker falling behind, not a constant delay.
+  const inOrder = [...answers.keys()];
+  const fifth = Math.max(1, Math.floor(inOrder.length / 5));
+  const p50Of = (guids: string[]) => ms(percentile(lagsOf(receiver, new Map(guids.map((g) => [g, answers.get(g)!]))).lags, 50));
+  const sortedLatencies = sorted(latencies);
+  const p99 = percentile(lags, 99);
+  return {
+    ratePerSec: rate,
+    seconds: duration,
+    ...pacing,
+    failedPayments: failed,
+    paymentP50Ms: ms(percentile(sortedLatencies, 50)),
+    paymentP99Ms: ms(percentile(sortedLatencies, 99)),
+    everyPaymentGotAFinalResultNotification: allFinal,
+    notifiedDuringLoad,
+    lag: { ...lagFigures(lags, missing), firstFifthP50Ms: p50Of(inOrder.slice(0, fifth)), lastFifthP50Ms: p50Of(inOrder.slice(-fifth)) },
+    meetsTarget: missing === 0 && p99 !== undefined && p99 <= TARGETS.lagP99Ms && pacing.achievedPerSec >= rate * 0.95,
+  };
+}
+
+/**
+ * At the issue's 300 payments/s, and at a third of it: a machine that cannot make 300 payments/s
+ * measures its own overload at 300 (payments queue for the pool the worker needs too), the lower
+ * rate the worker's own delay.
+ */
 async function lag(seconds: number) {
   const duration = Math.max(10, seconds);
   const receiver = new NotificationReceiver();
@@ -419,30 +462,9 @@ async function lag(seconds: number) {
       const service = track.service(await startService(db));
       await configure(service, receiver.url);
       await paced(50, 2, 64, async () => void (await payOnce(service)));
-      const answers = new Map<string, number>();
-      const latencies: number[] = [];
-      let failed = 0;
-      const pacing = await paced(LAG_RATE, duration, 256, async () => {
-        const r = await payOnce(service);
-        if (!r) return void failed++;
-        answers.set(r.guid, r.answeredAt);
-        latencies.push(r.answeredAt - r.sentAt);
-      });
-      const allFinal = await receiver.waitUntil(() => [...answers.keys()].every((g) => receiver.payments.get(g)?.final !== undefined), 30_000);
-      const { lags, missing } = lagsOf(receiver, answers);
-      const p99 = percentile(lags, 99);
-      const sortedLatencies = sorted(latencies);
-      return {
-        targetRatePerSec: LAG_RATE,
-        seconds: duration,
-        ...pacing,
-        failedPayments: failed,
-        paymentP50Ms: ms(percentile(sortedLatencies, 50)),
-        paymentP99Ms: ms(percentile(sortedLatencies, 99)),
-        everyPaymentGotAFinalResultNotification: allFinal,
-        lag: lagFigures(lags, missing),
-        meetsTarget: missing === 0 && p99 !== undefined && p99 <= TARGETS.lagP99Ms && pacing.achievedPerSec >= LAG_RATE * 0.95,
-      };
+      const lower = await lagAt(service, receiver, Math.round(LAG_RATE / 3), duration);
+      const atTarget = await lagAt(service, receiver, LAG_RATE, duration);
+      return { atTarget, atAThirdOfIt: lower, meetsTarget: atTarget.meetsTarget };
     });
   } finally {
     await receiver.close();
