@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<{ run(options: { seconds: number }):
   billing: () => import('./billing.ts'),
   'simulator-ledger': () => import('./simulator-ledger.ts'),
   reports: () => import('./reports.ts'),
+  notifications: () => import('./notifications.ts'),
 };
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '10' } } });
