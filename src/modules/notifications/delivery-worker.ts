@@ -4,6 +4,9 @@ import type { HttpSender, SendResult } from './http-sender.ts';
 import type { ClaimedNotification, NotificationOutboxRepository } from './outbox-repository.ts';
 import { retryDelayMs, type RetrySchedule } from './retry-schedule.ts';
 
+/** How long the end of a delivery waits for others to end before the worker claims again. */
+const COALESCE_MS = 10;
+
 /** What a worker reports of each attempt (metrics). */
 export interface DeliveryObserver {
   attempt(result: 'delivered' | 'failed' | 'retried', lagSeconds: number | undefined): void;
@@ -45,6 +48,7 @@ export class NotificationDeliveryWorker {
   #woken = false;
   #stopping = false;
   #lastWaitingCheck = 0;
+  #soon: ReturnType<typeof setTimeout> | undefined;
 
   constructor(deps: { outbox: NotificationOutboxRepository; configs: NotificationConfigService; sender: HttpSender; log: Logger; options: DeliveryOptions }) {
     this.#outbox = deps.outbox;
@@ -129,8 +133,9 @@ export class NotificationDeliveryWorker {
         const left = (this.#perConfig.get(n.configId) ?? 1) - 1;
         if (left > 0) this.#perConfig.set(n.configId, left);
         else this.#perConfig.delete(n.configId);
-        // Room again, and the payment's next notification may now go.
-        this.wake();
+        // Room again, and the payment's next notification may now go: one claim for the
+        // deliveries that end within a few milliseconds, not one claim each.
+        this.#wakeSoon();
       });
     this.#inFlight.set(n.id, done);
   }
@@ -159,6 +164,14 @@ export class NotificationDeliveryWorker {
     this.#observer?.attempt(outcome, undefined);
     if (outcome === 'failed') this.#log.warn({ notificationId: n.id, retries: n.retryCount, error }, 'notification not delivered: its retries are spent');
     else this.#log.info({ notificationId: n.id, retry: n.retryCount + 1, inMs: wait, error }, 'notification attempt failed; it is retried');
+  }
+
+  #wakeSoon(): void {
+    if (this.#soon) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = undefined;
+      this.wake();
+    }, COALESCE_MS);
   }
 
   #sleep(ms: number): Promise<void> {

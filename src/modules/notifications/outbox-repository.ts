@@ -1,4 +1,5 @@
 import type { SqlClient } from '../../platform/database/database.ts';
+import { Batcher } from '../../platform/batcher.ts';
 
 export type NotificationStatus = 'waiting' | 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -113,12 +114,21 @@ UPDATE notifications n SET next_attempt_at = clock_timestamp() + $3 * interval '
 RETURNING n.id, n.guid, n.config_id, n.partner_id, n.url, n.payload, n.retry_count, n.max_retries, n.attempts,
           f.access_token_ciphertext, f.access_token_key_id`;
 
+/** A delivery to record. */
+interface Delivery {
+  id: number;
+  attempt: number;
+  statusCode: number;
+}
+
 /** Every statement on the notifications outbox (the rows themselves are written by the triggers of migration 0024). */
 export class NotificationOutboxRepository {
   readonly #sql: SqlClient;
+  readonly #deliveries: Batcher<Delivery, number | undefined>;
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
+    this.#deliveries = new Batcher((batch) => this.#deliveredBatch(batch));
   }
 
   async claim(limit: number, busyConfigs: readonly number[], leaseMs: number, perConfig: number): Promise<ClaimedNotification[]> {
@@ -149,16 +159,25 @@ export class NotificationOutboxRepository {
     }));
   }
 
-  /** Records a delivery; the seconds from the change's commit to now, or undefined when the claim was no longer this worker's. */
-  async delivered(id: number, attempt: number, statusCode: number): Promise<number | undefined> {
-    const [row] = await this.#sql.query<{ lag: number | string }>(
-      `UPDATE notifications SET status = 'delivered', delivered_at = clock_timestamp(), modified_at = clock_timestamp(), last_status_code = $3, last_error = NULL
-        WHERE id = $1 AND attempts = $2 AND status = 'pending'
-        RETURNING extract(epoch FROM delivered_at - created_at) AS lag`,
-      [id, attempt, statusCode],
+  /**
+   * Records a delivery; the seconds from the change's commit to now, or undefined when the claim
+   * was no longer this worker's. Deliveries recorded at once go in one statement (platform/batcher.ts).
+   */
+  delivered(id: number, attempt: number, statusCode: number): Promise<number | undefined> {
+    return this.#deliveries.add({ id, attempt, statusCode });
+  }
+
+  async #deliveredBatch(batch: Delivery[]): Promise<(number | undefined)[]> {
+    const rows = await this.#sql.query<{ id: string | number; lag: number | string }>(
+      `UPDATE notifications n SET status = 'delivered', delivered_at = clock_timestamp(), modified_at = clock_timestamp(), last_status_code = d.status_code, last_error = NULL
+         FROM unnest($1::bigint[], $2::integer[], $3::smallint[]) AS d (id, attempt, status_code)
+        WHERE n.id = d.id AND n.attempts = d.attempt AND n.status = 'pending'
+        RETURNING n.id, extract(epoch FROM n.delivered_at - n.created_at) AS lag`,
+      [batch.map((d) => d.id), batch.map((d) => d.attempt), batch.map((d) => d.statusCode)],
       { prepare: true },
     );
-    return row === undefined ? undefined : Number(row.lag);
+    const lags = new Map(rows.map((r) => [Number(r.id), Number(r.lag)]));
+    return batch.map((d) => lags.get(d.id));
   }
 
   /**
