@@ -6,6 +6,7 @@ import { cryptoIds } from '../../src/platform/ids.ts';
 import { createServices } from '../../src/composition.ts';
 import { openStore } from '../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { spawn } from 'node:child_process';
 import { type RunningService, startService } from '../helpers/process.ts';
 import { processStore } from '../helpers/store.ts';
 import { testLogger } from '../helpers/logger.ts';
@@ -46,8 +47,10 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-async function start(): Promise<{ service: RunningService; base: string }> {
-  const service = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', NOTIFICATION_ALLOW_PRIVATE: 'on', NOTIFICATION_TIMEOUT: '1', NOTIFICATION_FIRST_RETRY: '1' });
+const DELIVERY_ENV = { NOTIFICATION_ALLOW_PRIVATE: 'on', NOTIFICATION_TIMEOUT: '1', NOTIFICATION_FIRST_RETRY: '1' };
+
+async function start(extra: Record<string, string> = {}): Promise<{ service: RunningService; base: string }> {
+  const service = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', ...DELIVERY_ENV, ...extra });
   running.push(service);
   return { service, base: `http://127.0.0.1:${service.port}` };
 }
@@ -157,4 +160,35 @@ describe.skipIf(!url)('notification delivery across processes (PostgreSQL)', () 
     expect(guids.every((g) => (told().get(g) ?? 0) >= 1)).toBe(true);
     await second.service.stop();
   }, 90_000);
+
+  it('servers without a worker (NOTIFICATION_WORKER=off) and a delivery process (notifications deliver --follow): it delivers, and ends on SIGTERM', async () => {
+    receiver.received.length = 0;
+    receiver.answer = () => 200;
+    const server = await start({ NOTIFICATION_WORKER: 'off' });
+    const accessToken = await token(server.base);
+    const before = await Promise.all(Array.from({ length: 5 }, () => pay(server.base, accessToken)));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(before.some((g) => told().has(g)), 'the server itself delivers nothing').toBe(false);
+
+    const deliverer = spawn(process.execPath, ['bin/payments.js', 'notifications', 'deliver', '--follow'], {
+      cwd: `${import.meta.dirname}/../..`,
+      env: { ...process.env, ...env, ...DELIVERY_ENV },
+    });
+    let out = '';
+    deliverer.stdout.on('data', (d) => (out += d));
+    deliverer.stderr.on('data', (d) => (out += d));
+    try {
+      await until(() => before.every((g) => told().has(g)), 20_000, 'the backlog to be delivered');
+      // Woken by the outbox: a payment made now is told within moments.
+      const after = await pay(server.base, accessToken);
+      await until(() => told().has(after), 5_000, 'the new payment to be delivered');
+      const exited = new Promise<number | null>((resolve) => deliverer.once('exit', (code) => resolve(code)));
+      deliverer.kill('SIGTERM');
+      expect(await exited, out).toBe(0);
+      expect(out).toContain('Delivering notifications until SIGTERM');
+    } finally {
+      if (deliverer.exitCode === null) deliverer.kill('SIGKILL');
+      await server.service.stop();
+    }
+  }, 60_000);
 });

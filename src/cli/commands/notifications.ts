@@ -1,3 +1,4 @@
+import { notificationJob } from '../../modules/notifications/delivery-job.ts';
 import { GUID } from '../../platform/ids.ts';
 import type { NotificationRecord, NotificationStatus } from '../../modules/notifications/notification-service.ts';
 import { type Command, UsageError } from '../command.ts';
@@ -114,12 +115,29 @@ export const notificationCommands: Command[] = [
   },
   {
     name: 'notifications deliver',
-    summary: 'deliver the notifications due now, once, in this process (the servers do it continuously with NOTIFICATION_WORKER=on)',
-    usage: 'notifications deliver',
-    async run(ctx) {
-      const { notificationWorker } = await ctx.services();
-      const attempts = await notificationWorker.deliverDue();
-      ctx.out(ctx.json ? JSON.stringify({ attempts }) : `${attempts} delivery attempt(s) made.`);
+    summary: 'deliver the notifications due now, once, in this process; with --follow, keep delivering until SIGTERM (a delivery process beside servers run with NOTIFICATION_WORKER=off)',
+    usage: 'notifications deliver [--follow]',
+    options: { follow: { type: 'boolean', description: 'keep delivering, woken by the outbox, until SIGTERM or SIGINT' } },
+    async run(ctx, { values }) {
+      const { notificationWorker, store } = await ctx.services();
+      if (!values.follow) {
+        const attempts = await notificationWorker.deliverDue();
+        ctx.out(ctx.json ? JSON.stringify({ attempts }) : `${attempts} delivery attempt(s) made.`);
+        return;
+      }
+      // The server's own job: woken by the outbox's NOTIFY, polling besides; a failed run starts again.
+      const job = notificationJob(notificationWorker, store);
+      let stopped = false;
+      const stop = () => {
+        stopped = true;
+        job.stop?.();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      ctx.out(ctx.json ? JSON.stringify({ delivering: true }) : 'Delivering notifications until SIGTERM or SIGINT.');
+      while (!stopped) {
+        await job.run().catch(() => new Promise((resolve) => setTimeout(resolve, job.everyMs)));
+      }
     },
   },
   {

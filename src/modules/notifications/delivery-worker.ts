@@ -1,11 +1,17 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../platform/logging.ts';
 import type { NotificationConfigService } from './config-service.ts';
 import type { HttpSender, SendResult } from './http-sender.ts';
-import type { ClaimedNotification, NotificationOutboxRepository } from './outbox-repository.ts';
+import type { ClaimedNotification, Delivery, NotificationOutboxRepository } from './outbox-repository.ts';
 import { retryDelayMs, type RetrySchedule } from './retry-schedule.ts';
 
-/** How long the end of a delivery waits for others to end before the worker claims again. */
-const COALESCE_MS = 10;
+/**
+ * The least time between two claims of a worker under a steady load: each claim records the
+ * deliveries that ended since the last and takes what fell due since, so the payments and
+ * deliveries of these milliseconds cost one statement, not one each. A backlog is not held back
+ * by it (a full claim, or half a receiver's slots free again, claims at once).
+ */
+const CLAIM_INTERVAL_MS = 25;
 
 /** What a worker reports of each attempt (metrics). */
 export interface DeliveryObserver {
@@ -43,12 +49,17 @@ export class NotificationDeliveryWorker {
   readonly #random: () => number;
   readonly #inFlight = new Map<number, Promise<void>>();
   readonly #perConfig = new Map<number, number>();
+  /** Deliveries that ended and are not recorded yet (with when, by performance.now()): the next claim records them. */
+  #delivered: (Omit<Delivery, 'agoMs'> & { at: number })[] = [];
   #observer: DeliveryObserver | undefined;
   #wake: (() => void) | undefined;
   #woken = false;
   #stopping = false;
   #lastWaitingCheck = 0;
-  #soon: ReturnType<typeof setTimeout> | undefined;
+  #endedSinceClaim = 0;
+  #lastClaimAt = 0;
+  /** The most the last claim could have claimed. */
+  #lastLimit = 0;
 
   constructor(deps: { outbox: NotificationOutboxRepository; configs: NotificationConfigService; sender: HttpSender; log: Logger; options: DeliveryOptions }) {
     this.#outbox = deps.outbox;
@@ -79,12 +90,23 @@ export class NotificationDeliveryWorker {
     try {
       while (!signal.aborted) {
         const claimed = await this.#claimSome();
-        if (claimed > 0 && this.#room() > 0) continue;
+        // A full claim may have left more due; otherwise what falls due next wakes the worker
+        // (a NOTIFY, deliveries ending) or the poll finds it: claiming again at once would
+        // make a statement per payment under a steady load.
+        if (claimed !== null && claimed === this.#lastLimit && this.#room() > 0) continue;
         await this.#sleep(this.#options.pollMs);
+        // Each delivery that ends wakes the worker: it waits out the interval unless half a
+        // receiver's slots are free again.
+        for (;;) {
+          const early = this.#lastClaimAt + CLAIM_INTERVAL_MS - performance.now();
+          if (early <= 0 || signal.aborted || this.#endedSinceClaim >= Math.max(2, this.#options.perConfig / 2)) break;
+          await this.#sleep(early);
+        }
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
       await Promise.all(this.#inFlight.values());
+      await this.#claimSome(false);
     }
   }
 
@@ -93,9 +115,14 @@ export class NotificationDeliveryWorker {
     let attempts = 0;
     for (;;) {
       const claimed = await this.#claimSome();
-      attempts += claimed;
-      if (claimed === 0 && this.#inFlight.size === 0) return attempts;
-      if (claimed === 0 || this.#room() === 0) await Promise.race(this.#inFlight.values());
+      attempts += claimed ?? 0;
+      if (claimed && this.#room() > 0) continue;
+      if (this.#inFlight.size > 0) {
+        await Promise.race(this.#inFlight.values());
+        continue;
+      }
+      // Done; or the database unreachable, and what is unrecorded is sent again when its claim ends.
+      if (claimed === null || this.#delivered.length === 0) return attempts;
     }
   }
 
@@ -103,24 +130,43 @@ export class NotificationDeliveryWorker {
     return this.#options.concurrency - this.#inFlight.size;
   }
 
-  async #claimSome(): Promise<number> {
-    const room = this.#room();
-    if (room <= 0) return 0;
+  /**
+   * Records the deliveries that ended and claims what there is room for (none when `claim` is
+   * false). Returns how many it claimed, or null when the database could not be reached.
+   */
+  async #claimSome(claim = true): Promise<number | null> {
+    const room = claim ? Math.max(0, Math.min(this.#room(), 200)) : 0;
+    this.#lastLimit = room;
+    if (room <= 0 && this.#delivered.length === 0) return 0;
     this.#woken = false;
     const now = Date.now();
+    const done = this.#delivered;
+    this.#delivered = [];
+    this.#endedSinceClaim = 0;
+    this.#lastClaimAt = performance.now();
+    const recordedAt = performance.now();
     try {
-      if (now - this.#lastWaitingCheck > Math.min(30_000, this.#options.waitingMs)) {
+      if (room > 0 && now - this.#lastWaitingCheck > Math.min(30_000, this.#options.waitingMs)) {
         this.#lastWaitingCheck = now;
         await this.#outbox.releaseWaiting(this.#options.waitingMs);
       }
       const busy = [...this.#perConfig].filter(([, n]) => n >= this.#options.perConfig).map(([id]) => id);
-      const claimed = await this.#outbox.claim(Math.min(room, 200), busy, this.#options.leaseMs, this.#options.perConfig);
+      const { claimed, lags } = await this.#outbox.recordAndClaim(
+        done.map((d) => ({ id: d.id, attempt: d.attempt, statusCode: d.statusCode, agoMs: Math.round(recordedAt - d.at) })),
+        { limit: room, busyConfigs: busy, leaseMs: this.#options.leaseMs, perConfig: this.#options.perConfig },
+      );
+      for (const d of done) {
+        const lag = lags.get(d.id);
+        if (lag !== undefined) this.#observer?.attempt('delivered', lag);
+      }
       for (const n of claimed) this.#start(n);
       return claimed.length;
     } catch (err) {
-      // The database unreachable: the next wake or poll tries again; nothing claimed is lost.
+      // The database unreachable: the deliveries are recorded with the next claim (or, should
+      // this process end first, sent again when their claims end: at least once); nothing claimed is lost.
+      this.#delivered = done.concat(this.#delivered);
       this.#log.warn({ errorName: (err as Error)?.name }, 'could not claim notifications to deliver');
-      return 0;
+      return null;
     }
   }
 
@@ -133,9 +179,10 @@ export class NotificationDeliveryWorker {
         const left = (this.#perConfig.get(n.configId) ?? 1) - 1;
         if (left > 0) this.#perConfig.set(n.configId, left);
         else this.#perConfig.delete(n.configId);
-        // Room again, and the payment's next notification may now go: one claim for the
-        // deliveries that end within a few milliseconds, not one claim each.
-        this.#wakeSoon();
+        // Room again, and the payment's next notification may now go: the next claim records
+        // this delivery with the others that ended meanwhile (CLAIM_INTERVAL_MS).
+        this.#endedSinceClaim++;
+        this.wake();
       });
     this.#inFlight.set(n.id, done);
   }
@@ -152,8 +199,7 @@ export class NotificationDeliveryWorker {
       result = { ok: false, statusCode: null, ms: 0, error: 'the notification could not be signed' };
     }
     if (result.ok) {
-      const lag = await this.#outbox.delivered(n.id, n.attempt, result.statusCode);
-      if (lag !== undefined) this.#observer?.attempt('delivered', lag);
+      this.#delivered.push({ id: n.id, attempt: n.attempt, statusCode: result.statusCode, at: performance.now() });
       this.#log.debug({ notificationId: n.id, statusCode: result.statusCode, ms: result.ms }, 'notification delivered');
       return;
     }
@@ -164,14 +210,6 @@ export class NotificationDeliveryWorker {
     this.#observer?.attempt(outcome, undefined);
     if (outcome === 'failed') this.#log.warn({ notificationId: n.id, retries: n.retryCount, error }, 'notification not delivered: its retries are spent');
     else this.#log.info({ notificationId: n.id, retry: n.retryCount + 1, inMs: wait, error }, 'notification attempt failed; it is retried');
-  }
-
-  #wakeSoon(): void {
-    if (this.#soon) return;
-    this.#soon = setTimeout(() => {
-      this.#soon = undefined;
-      this.wake();
-    }, COALESCE_MS);
   }
 
   #sleep(ms: number): Promise<void> {

@@ -1,6 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
 import { guardedLookup, RefusedAddressError, type UrlPolicy, urlProblem } from './url-rules.ts';
 
 /** What a receiver did with one POST. */
@@ -13,18 +12,25 @@ const ANSWER_LIMIT_BYTES = 4096;
 
 /** Connection error codes said in words without the stack or the address (the log and the history show them). */
 function describe(err: unknown): string {
-  if (err instanceof RefusedAddressError) return err.message;
-  const code = (err as { code?: string })?.code;
+  // undici wraps a socket's error as the cause of its own.
+  const cause = (err as { cause?: unknown })?.cause;
+  if (err instanceof RefusedAddressError || cause instanceof RefusedAddressError) return new RefusedAddressError().message;
+  const code = (err as { code?: string })?.code === 'UND_ERR_SOCKET' && cause ? (cause as { code?: string }).code : (err as { code?: string })?.code;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
       return 'connection reset';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'host not found';
     case 'ETIMEDOUT':
     case 'TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
       return 'timed out';
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
@@ -36,76 +42,52 @@ function describe(err: unknown): string {
 }
 
 /**
- * POSTs JSON to partners' URLs: one keep-alive agent per scheme (a busy receiver keeps its
- * connections), no redirects followed (node's client never follows one), the host's addresses
- * checked at every connection, the whole exchange bounded by `timeoutMs`.
+ * POSTs JSON to partners' URLs with undici (a third of node:http's CPU per request, measured
+ * here: the worker shares its process with the payments): keep-alive connections per origin,
+ * no redirects followed (undici's request follows none), the host's addresses checked at every
+ * connection, the whole exchange bounded by `timeoutMs`.
  */
 export class HttpSender {
   readonly #policy: UrlPolicy;
   readonly #timeoutMs: number;
-  readonly #http: http.Agent;
-  readonly #https: https.Agent;
+  readonly #agent: Agent;
 
   constructor(options: { policy: UrlPolicy; timeoutMs: number; maxSockets?: number }) {
     this.#policy = options.policy;
     this.#timeoutMs = options.timeoutMs;
-    const lookup = guardedLookup(options.policy);
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256, lookup, timeout: options.timeoutMs };
-    this.#http = new http.Agent(agentOptions);
-    this.#https = new https.Agent(agentOptions);
-  }
-
-  post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    const problem = urlProblem(url, this.#policy);
-    if (problem) return Promise.resolve({ ok: false, statusCode: null, ms: 0, error: `the URL ${problem}` });
-    const target = new URL(url);
-    const client = target.protocol === 'https:' ? https : http;
-    return new Promise((resolve) => {
-      let settled = false;
-      const finish = (result: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(result);
-      };
-      const request = client.request(
-        target,
-        {
-          method: 'POST',
-          agent: target.protocol === 'https:' ? this.#https : this.#http,
-          headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Payments-Notifications/1', ...headers },
-        },
-        (response) => {
-          let read = 0;
-          response.on('data', (chunk: Buffer) => {
-            read += chunk.length;
-            if (read > ANSWER_LIMIT_BYTES) {
-              // The status is all we need; a receiver answering megabytes does not get to send them.
-              const status = response.statusCode ?? 0;
-              response.destroy();
-              finish({ ok: status >= 200 && status < 300, statusCode: status, ms: elapsed() });
-            }
-          });
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            finish({ ok: status >= 200 && status < 300, statusCode: status, ms: elapsed() });
-          });
-          response.on('error', (err) => finish({ ok: false, statusCode: null, ms: elapsed(), error: describe(err) }));
-        },
-      );
-      const timer = setTimeout(() => {
-        finish({ ok: false, statusCode: null, ms: elapsed(), error: `no answer within ${this.#timeoutMs} ms` });
-        request.destroy();
-      }, this.#timeoutMs);
-      request.on('error', (err) => finish({ ok: false, statusCode: null, ms: elapsed(), error: describe(err) }));
-      request.end(body);
+    this.#agent = new Agent({
+      connections: options.maxSockets ?? 256,
+      connect: { lookup: guardedLookup(options.policy), timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
     });
   }
 
+  async post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const problem = urlProblem(url, this.#policy);
+    if (problem) return { ok: false, statusCode: null, ms: 0, error: `the URL ${problem}` };
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.#agent,
+        body,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Payments-Notifications/1', ...headers },
+        signal,
+      });
+      // The status is all we need; a receiver answering megabytes does not get to send them.
+      await response.body.dump({ limit: ANSWER_LIMIT_BYTES }).catch(() => {});
+      const status = response.statusCode;
+      return { ok: status >= 200 && status < 300, statusCode: status, ms: elapsed() };
+    } catch (err) {
+      if (signal.aborted) return { ok: false, statusCode: null, ms: elapsed(), error: `no answer within ${this.#timeoutMs} ms` };
+      return { ok: false, statusCode: null, ms: elapsed(), error: describe(err) };
+    }
+  }
+
   close(): void {
-    this.#http.destroy();
-    this.#https.destroy();
+    void this.#agent.destroy().catch(() => {});
   }
 }

@@ -1,5 +1,4 @@
 import type { SqlClient } from '../../platform/database/database.ts';
-import { Batcher } from '../../platform/batcher.ts';
 
 export type NotificationStatus = 'waiting' | 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -89,51 +88,81 @@ function toRecord(r: HistoryRow): NotificationRecord {
 }
 
 /**
- * Claims up to $1 due notifications, at most $4 of each URL (config) so that one receiver's
+ * One statement a worker makes each time it looks for work: it records the deliveries that ended
+ * since its last one (`done`: id, claim, status code, when; only the holder of the latest claim records),
+ * then claims up to $4 due notifications, at most $7 of each URL (config) so that one receiver's
  * backlog does not fill every slot, skipping rows another worker holds (SKIP LOCKED), configs in
- * $2 (this worker's busy receivers), paused and removed ones, and any notification with an
- * earlier one of the same payment and URL still to send: per payment, changes are delivered in
- * order. A claim pushes next_attempt_at to the lease's end ($3 ms): a worker that dies holding it
+ * $5 (this worker's busy receivers), paused and removed ones, and any notification with an
+ * earlier one of the same payment and URL still to send (the ones recorded here excepted: their
+ * update is not visible to the rest of the statement): per payment, changes are delivered in
+ * order. A claim pushes next_attempt_at to the lease's end ($6 ms): a worker that dies holding it
  * leaves it due again then. Times are the database's, shared by every process.
+ * Recording and claiming in one statement halves the round trips a notification costs the
+ * process that also takes payments.
  */
-const CLAIM_SQL = `
-UPDATE notifications n SET next_attempt_at = clock_timestamp() + $3 * interval '1 millisecond', attempts = n.attempts + 1
-  FROM (SELECT d.id FROM notification_configs f
-          CROSS JOIN LATERAL (
-            SELECT c.id, c.next_attempt_at FROM notifications c
-             WHERE c.config_id = f.id AND c.status = 'pending' AND c.next_attempt_at <= clock_timestamp()
-               AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = c.payment_id AND e.config_id = c.config_id
-                                AND e.id < c.id AND e.status IN ('waiting', 'pending'))
-             ORDER BY c.next_attempt_at, c.id
-             LIMIT $4
-             FOR UPDATE SKIP LOCKED) d
-         WHERE f.deleted_at IS NULL AND NOT f.paused AND NOT (f.id = ANY($2::integer[]))
-         ORDER BY d.next_attempt_at, d.id
-         LIMIT $1) d, notification_configs f
- WHERE n.id = d.id AND f.id = n.config_id
-RETURNING n.id, n.guid, n.config_id, n.partner_id, n.url, n.payload, n.retry_count, n.max_retries, n.attempts,
-          f.access_token_ciphertext, f.access_token_key_id`;
+const RECORD_AND_CLAIM_SQL = `
+WITH done AS (
+  UPDATE notifications n SET status = 'delivered', delivered_at = clock_timestamp() - d.ago_ms * interval '1 millisecond', modified_at = clock_timestamp(),
+         last_status_code = d.status_code, last_error = NULL
+    FROM unnest($1::bigint[], $2::integer[], $3::smallint[], $8::integer[]) AS d (id, attempt, status_code, ago_ms)
+   WHERE n.id = d.id AND n.attempts = d.attempt AND n.status = 'pending'
+  RETURNING n.id, extract(epoch FROM n.delivered_at - n.created_at) AS lag
+), claimed AS (
+  UPDATE notifications n SET next_attempt_at = clock_timestamp() + $6 * interval '1 millisecond', attempts = n.attempts + 1
+    FROM (SELECT d.id FROM notification_configs f
+            CROSS JOIN LATERAL (
+              SELECT c.id, c.next_attempt_at FROM notifications c
+               WHERE c.config_id = f.id AND c.status = 'pending' AND c.next_attempt_at <= clock_timestamp()
+                 AND NOT (c.id = ANY($1::bigint[]))
+                 AND NOT EXISTS (SELECT 1 FROM notifications e WHERE e.payment_id = c.payment_id AND e.config_id = c.config_id
+                                  AND e.id < c.id AND e.status IN ('waiting', 'pending') AND NOT (e.id = ANY($1::bigint[])))
+               ORDER BY c.next_attempt_at, c.id
+               LIMIT $7
+               FOR UPDATE SKIP LOCKED) d
+           WHERE f.deleted_at IS NULL AND NOT f.paused AND NOT (f.id = ANY($5::integer[]))
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT $4) d, notification_configs f
+   WHERE n.id = d.id AND f.id = n.config_id
+  RETURNING n.id, n.guid, n.config_id, n.partner_id, n.url, n.payload, n.retry_count, n.max_retries, n.attempts,
+            f.access_token_ciphertext, f.access_token_key_id
+)
+SELECT true AS recorded, id, lag, NULL::uuid AS guid, NULL::integer AS config_id, NULL::uuid AS partner_id, NULL::text AS url, NULL::text AS payload,
+       NULL::smallint AS retry_count, NULL::smallint AS max_retries, NULL::integer AS attempts, NULL::text AS access_token_ciphertext, NULL::text AS access_token_key_id
+  FROM done
+UNION ALL
+SELECT false, id, NULL, guid, config_id, partner_id, url, payload, retry_count, max_retries, attempts, access_token_ciphertext, access_token_key_id
+  FROM claimed`;
 
 /** A delivery to record. */
-interface Delivery {
+export interface Delivery {
   id: number;
   attempt: number;
   statusCode: number;
+  /** How long ago the receiver answered: the record is made up to a few milliseconds later. */
+  agoMs: number;
 }
 
 /** Every statement on the notifications outbox (the rows themselves are written by the triggers of migration 0024). */
 export class NotificationOutboxRepository {
   readonly #sql: SqlClient;
-  readonly #deliveries: Batcher<Delivery, number | undefined>;
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
-    this.#deliveries = new Batcher((batch) => this.#deliveredBatch(batch));
   }
 
-  async claim(limit: number, busyConfigs: readonly number[], leaseMs: number, perConfig: number): Promise<ClaimedNotification[]> {
+  /**
+   * Records `done` as delivered and claims up to `limit` due notifications, in one statement.
+   * Returns the claimed ones, and for each delivery recorded the seconds from the change's commit
+   * to now (a delivery whose claim was no longer this worker's is not recorded, and not there).
+   */
+  async recordAndClaim(
+    done: readonly Delivery[],
+    claim: { limit: number; busyConfigs: readonly number[]; leaseMs: number; perConfig: number },
+  ): Promise<{ claimed: ClaimedNotification[]; lags: Map<number, number> }> {
     const rows = await this.#sql.query<{
+      recorded: boolean;
       id: string | number;
+      lag: number | string | null;
       guid: string;
       config_id: number;
       partner_id: string;
@@ -144,40 +173,41 @@ export class NotificationOutboxRepository {
       attempts: number;
       access_token_ciphertext: string | null;
       access_token_key_id: string | null;
-    }>(CLAIM_SQL, [limit, busyConfigs, leaseMs, perConfig], { prepare: true });
-    return rows.map((r) => ({
-      id: Number(r.id),
-      guid: r.guid,
-      configId: Number(r.config_id),
-      partnerId: r.partner_id,
-      url: r.url,
-      payload: r.payload,
-      retryCount: Number(r.retry_count),
-      maxRetries: Number(r.max_retries),
-      attempt: Number(r.attempts),
-      accessToken: r.access_token_ciphertext ? { ciphertext: r.access_token_ciphertext, keyId: r.access_token_key_id! } : null,
-    }));
-  }
-
-  /**
-   * Records a delivery; the seconds from the change's commit to now, or undefined when the claim
-   * was no longer this worker's. Deliveries recorded at once go in one statement (platform/batcher.ts).
-   */
-  delivered(id: number, attempt: number, statusCode: number): Promise<number | undefined> {
-    return this.#deliveries.add({ id, attempt, statusCode });
-  }
-
-  async #deliveredBatch(batch: Delivery[]): Promise<(number | undefined)[]> {
-    const rows = await this.#sql.query<{ id: string | number; lag: number | string }>(
-      `UPDATE notifications n SET status = 'delivered', delivered_at = clock_timestamp(), modified_at = clock_timestamp(), last_status_code = d.status_code, last_error = NULL
-         FROM unnest($1::bigint[], $2::integer[], $3::smallint[]) AS d (id, attempt, status_code)
-        WHERE n.id = d.id AND n.attempts = d.attempt AND n.status = 'pending'
-        RETURNING n.id, extract(epoch FROM n.delivered_at - n.created_at) AS lag`,
-      [batch.map((d) => d.id), batch.map((d) => d.attempt), batch.map((d) => d.statusCode)],
+    }>(
+      RECORD_AND_CLAIM_SQL,
+      [
+        done.map((d) => d.id),
+        done.map((d) => d.attempt),
+        done.map((d) => d.statusCode),
+        claim.limit,
+        claim.busyConfigs,
+        claim.leaseMs,
+        claim.perConfig,
+        done.map((d) => d.agoMs),
+      ],
       { prepare: true },
     );
-    const lags = new Map(rows.map((r) => [Number(r.id), Number(r.lag)]));
-    return batch.map((d) => lags.get(d.id));
+    const claimed: ClaimedNotification[] = [];
+    const lags = new Map<number, number>();
+    for (const r of rows) {
+      if (r.recorded) {
+        lags.set(Number(r.id), Number(r.lag));
+        continue;
+      }
+      claimed.push({
+        id: Number(r.id),
+        guid: r.guid,
+        configId: Number(r.config_id),
+        partnerId: r.partner_id,
+        url: r.url,
+        payload: r.payload,
+        retryCount: Number(r.retry_count),
+        maxRetries: Number(r.max_retries),
+        attempt: Number(r.attempts),
+        accessToken: r.access_token_ciphertext ? { ciphertext: r.access_token_ciphertext, keyId: r.access_token_key_id! } : null,
+      });
+    }
+    return { claimed, lags };
   }
 
   /**
