@@ -128,10 +128,11 @@ const isoInstant = (value: string) => `to_char((${value}) AT TIME ZONE 'UTC', 'Y
 const SELECT_ROWS = KEYS.map((key) => `${COLUMNS[key].type === 'timestamptz' ? isoInstant(COLUMNS[key].sql) : COLUMNS[key].sql} AS "${key}"`).join(',\n  ');
 
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
-const FORMULA_LIST = FORMULA_STARTS.map((c) => (c === '\t' ? "E'\\t'" : c === '\r' ? "E'\\r'" : sqlText(c))).join(', ');
+/** The code points of FORMULA_STARTS: `ascii()` gives a text's first (0 for an empty text), cheaper than comparing texts. */
+const FORMULA_CODES = FORMULA_STARTS.map((c) => c.codePointAt(0)).join(', ');
 
 /** A text value, neutralised as report-cells.ts says (the same characters). */
-const neutralised = (value: string) => `CASE WHEN left(${value}, 1) IN (${FORMULA_LIST}) THEN '''' || ${value} ELSE ${value} END`;
+const neutralised = (value: string) => `CASE WHEN ascii(${value}) IN (${FORMULA_CODES}) THEN '''' || ${value} ELSE ${value} END`;
 
 /** A value of the field as its CSV cell (text): the database writes every cell of the file. */
 function csvValue(field: ReportField, value: string): string {
@@ -141,7 +142,9 @@ function csvValue(field: ReportField, value: string): string {
   }
   switch (field.type) {
     case 'amount':
-      return `round((${value})::numeric / 100, 2)::text`;
+      // Cents as a decimal with two places, in integer arithmetic: numeric division and rounding
+      // cost twice as much (the amounts were a fifth of COPY's time).
+      return `CASE WHEN (${value}) < 0 THEN '-' ELSE '' END || (abs(${value}) / 100) || '.' || lpad((abs(${value}) % 100)::text, 2, '0')`;
     case 'datetime':
       return isoInstant(value);
     case 'date':
