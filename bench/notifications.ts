@@ -12,6 +12,9 @@
  *    rounds as bench/metrics.ts does: two without a URL, one with. Target: >= 85 % of the
  *    throughput. The server CPU time per payment is given too, and how much of the notifications
  *    were delivered while the load ran (a worker that fell behind would hide its cost).
+ *    overheadDeliveryProcess: the same, the server of the partner with a URL without its worker
+ *    (NOTIFICATION_WORKER=off) and `payments notifications deliver --follow` delivering, on the
+ *    same machine: the deployment that keeps delivery's CPU out of the payments' processes.
  * 2. rate: a backlog made by a server with NOTIFICATION_WORKER=off, then delivered by a server with
  *    the worker on: notifications per second from the first arrival to the last. Target: >= 1,000/s.
  * 3. lag: 300 payments/s for max(10, --seconds) s, paced (and 100/s before it, the worker's delay
@@ -51,7 +54,7 @@ const OVERHEAD_CONNECTIONS = 12;
 const OVERHEAD_ROUNDS = 4;
 const LAG_RATE = 300;
 const OUTAGE_RATE = 20;
-const PARTS = ['overhead', 'rate', 'lag', 'outage'] as const;
+const PARTS = ['overhead', 'overheadDeliveryProcess', 'rate', 'lag', 'outage'] as const;
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -273,13 +276,50 @@ async function withCleanup<T>(fn: (track: { service(s: Service): Service; db<D e
   }
 }
 
-async function overhead(seconds: number) {
+/** The delivery process of a deployment whose servers run NOTIFICATION_WORKER=off: `payments notifications deliver --follow`. */
+function startDeliverer(db: { url: string }): Service {
+  const child = spawn(process.execPath, ['bin/payments.js', 'notifications', 'deliver', '--follow'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: db.url, VAULT_KEY, LOG_LEVEL: 'warn', NOTIFICATION_ALLOW_PRIVATE: 'on' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: '',
+    token: '',
+    child,
+    cpuSeconds() {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return 0;
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * `separateDeliverer`: the server of the partner with a URL runs without its worker
+ * (NOTIFICATION_WORKER=off) and a delivery process of its own delivers, on the same machine.
+ */
+async function overhead(seconds: number, separateDeliverer = false) {
   const receiver = new NotificationReceiver();
   await receiver.up();
   try {
     return await withCleanup(async (track) => {
       const dbs = [track.db(await seededDatabase('notify_none')), track.db(await seededDatabase('notify_control')), track.db(await seededDatabase('notify_url'))];
-      const [none, control, withUrl] = [track.service(await startService(dbs[0]!)), track.service(await startService(dbs[1]!)), track.service(await startService(dbs[2]!))];
+      const [none, control, withUrl] = [
+        track.service(await startService(dbs[0]!)),
+        track.service(await startService(dbs[1]!)),
+        track.service(await startService(dbs[2]!, separateDeliverer ? { NOTIFICATION_WORKER: 'off' } : {})),
+      ];
+      const deliverer = separateDeliverer ? track.service(startDeliverer(dbs[2]!)) : undefined;
+      const delivererCpuBefore = deliverer?.cpuSeconds() ?? 0;
       await configure(withUrl, receiver.url);
       const each = Math.max(5, Math.round(seconds / 2));
       await Promise.all([none, control, withUrl].map((s) => load({ ...paymentsLoad(s, OVERHEAD_CONNECTIONS), seconds: 3 })));
@@ -335,6 +375,9 @@ async function overhead(seconds: number) {
           drainedAfterLoadMs: drained ? Math.round(drainMs) : null,
           unsigned: receiver.unsigned,
         },
+        ...(deliverer
+          ? { delivererCpuMsPerNotification: Number((((deliverer.cpuSeconds() - delivererCpuBefore) * 1000) / Math.max(1, receiver.delivered)).toFixed(3)) }
+          : {}),
         meetsTarget: ratio >= TARGETS.overheadRatio,
       };
     });
@@ -551,6 +594,7 @@ export async function run(options: { seconds: number }) {
   };
   const say = (part: string) => process.stdout.write(`-- ${part} (${new Date().toISOString()})\n`);
   if (wanted.includes('overhead')) (say('overhead'), (result.overhead = await overhead(options.seconds)));
+  if (wanted.includes('overheadDeliveryProcess')) (say('overheadDeliveryProcess'), (result.overheadDeliveryProcess = await overhead(options.seconds, true)));
   if (wanted.includes('rate')) (say('rate'), (result.rate = await deliveryRate(options.seconds)));
   if (wanted.includes('lag')) (say('lag'), (result.lag = await lag(options.seconds)));
   if (wanted.includes('outage')) (say('outage'), (result.outage = await outage()));
