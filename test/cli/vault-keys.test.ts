@@ -39,12 +39,21 @@ const NUMBERS = ['4242424242424242', '5555555555554444', '378282246310005'];
 
 describe('payments vault rotate-key', () => {
   let tokenIds: { id: string; partnerId: string }[] = [];
+  const notification = { partnerId: '', configId: 0, accessToken: 'receiver-token-0123456789', secrets: [] as string[] };
 
   it('with the embedded key file: adds a key and re-encrypts every token under it', async () => {
-    const firstKey = await withServices({}, async (s) => {
+    // NOTIFICATION_ALLOW_PRIVATE: the URL's host is not resolved (no DNS here).
+    const firstKey = await withServices({ NOTIFICATION_ALLOW_PRIVATE: 'on' }, async (s) => {
       const partner = await seedTestPartner(s, 'Rotate CLI Partner', 'non-profit');
       for (const n of NUMBERS) tokenIds.push(await s.tokens.tokenizeCard(partner.ClientId, { cardNumber: n, expMonth: '01', expYear: '31', source: 'api' }));
       tokenIds.push(await s.tokens.tokenizeBankAccount(partner.ClientId, { routingNumber: '021000021', accountNumber: '123456789', accountType: 1, source: 'api' }));
+      // A notification URL with an AccessToken, and a rotated signing secret (current and previous): three sealed values.
+      const [config] = await s.notificationConfigs.save(partner.ClientId, [
+        { notificationConfigurationTypeId: '1', notificationProtocolTypeId: '1', notificationUrl: 'https://receiver.example.org/n', accessToken: notification.accessToken, isDeleted: false },
+      ]);
+      await s.notificationConfigs.rotateSecret(partner.ClientId);
+      Object.assign(notification, { partnerId: partner.ClientId, configId: config!.id, secrets: await s.notificationConfigs.signingSecrets(partner.ClientId) });
+      expect(notification.secrets).toHaveLength(2);
       return s.vault.currentKeyId();
     });
     expect(statSync(keyFilePath(dataDir)).mode & 0o777).toBe(0o600);
@@ -53,7 +62,7 @@ describe('payments vault rotate-key', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ newKey: true, previousKeyId: firstKey, reencrypted: 4, failed: 0 });
+    expect(result).toMatchObject({ newKey: true, previousKeyId: firstKey, reencrypted: 4, failed: 0, notificationSecrets: { resealed: 3, failed: 0 } });
     expect(result.currentKeyId).not.toBe(firstKey);
     const file = JSON.parse(readFileSync(keyFilePath(dataDir), 'utf8'));
     expect(file.current).toBe(result.currentKeyId);
@@ -74,6 +83,16 @@ describe('payments vault rotate-key', () => {
 
     const prune = await runCliProcess(['vault', 'prune-keys', '--json'], env);
     expect(JSON.parse(prune.stdout)).toEqual({ removed: [firstKey] });
+    // Without the first key, the notification secrets open: they were re-sealed under the new one.
+    await withServices({}, async (s) => {
+      expect(await s.notificationConfigs.signingSecrets(notification.partnerId)).toEqual(notification.secrets);
+      const [sealed] = await s.store.sql.query<{ ciphertext: string; key_id: string }>(
+        'SELECT access_token_ciphertext AS ciphertext, access_token_key_id AS key_id FROM notification_configs WHERE id = $1',
+        [notification.configId],
+      );
+      expect(s.notificationConfigs.accessToken(notification.configId, { ciphertext: sealed!.ciphertext, keyId: sealed!.key_id })).toBe(notification.accessToken);
+      expect(await s.notificationConfigs.keyIdsInUse()).toEqual([result.currentKeyId]);
+    });
   }, 120_000);
 
   it('with VAULT_KEY: re-encrypts under the new VAULT_KEY, reading the old key from VAULT_OLD_KEYS', async () => {

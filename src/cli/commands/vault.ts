@@ -44,17 +44,25 @@ export const vaultCommands: Command[] = [
         },
       });
       const current = result.currentKeyId;
-      // Processors' sealed credentials are re-sealed too (a pruned key would lose them).
+      // Processors' sealed credentials and notification AccessTokens and signing secrets are
+      // re-sealed too (a pruned key would lose them).
       const credentials = await (await ctx.services()).processorAccounts.reencryptAll();
+      const notificationSecrets = await (await ctx.services()).notificationConfigs.reencryptAll();
       if (ctx.json) {
-        ctx.out(JSON.stringify({ ...result, processorCredentials: credentials }));
+        ctx.out(JSON.stringify({ ...result, processorCredentials: credentials, notificationSecrets }));
         if (result.failed > 0) throw new Error(`${result.failed} token(s) could not be re-encrypted`);
+        if (notificationSecrets.failed > 0) throw new Error(`${notificationSecrets.failed} notification secret(s) could not be re-encrypted`);
         if (credentials.failed > 0) throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
         return;
       }
       ctx.out(result.newKey ? `New vault key ${current} (in ${vault.describe()}).` : `VAULT_KEY is ${current}; no key was added (the environment holds the keys).`);
       ctx.out(`Re-encrypted ${result.reencrypted} token(s) under ${current}.`);
       if (credentials.resealed > 0 || credentials.failed > 0) ctx.out(`Re-encrypted ${credentials.resealed} processor credential(s) under ${current}.`);
+      if (notificationSecrets.resealed > 0 || notificationSecrets.failed > 0) ctx.out(`Re-encrypted ${notificationSecrets.resealed} notification AccessToken(s) and signing secret(s) under ${current}.`);
+      // Said here; the command fails below, after the credentials' and the tokens' messages.
+      if (notificationSecrets.failed > 0) {
+        ctx.out(`${notificationSecrets.failed} notification secret(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
+      }
       if (credentials.failed > 0) {
         ctx.out(`${credentials.failed} processor credential(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
         throw new Error(`${credentials.failed} processor credential(s) could not be re-encrypted`);
@@ -62,6 +70,8 @@ export const vaultCommands: Command[] = [
       if (result.failed > 0) {
         ctx.out(`${result.failed} token(s) are sealed with a key this vault does not hold; add it to VAULT_OLD_KEYS and run this again.`);
         throw new Error(`${result.failed} token(s) could not be re-encrypted`);
+      } else if (notificationSecrets.failed > 0) {
+        throw new Error(`${notificationSecrets.failed} notification secret(s) could not be re-encrypted`);
       } else if (vault.kind === 'environment') {
         ctx.out('Every token is under VAULT_KEY: the keys in VAULT_OLD_KEYS can be removed.');
       } else {

@@ -167,4 +167,30 @@ export class NotificationConfigRepository {
       [partnerId, sealed.ciphertext, sealed.keyId, now.toISOString(), previousUntil.toISOString()],
     );
   }
+
+  /** Sealed AccessTokens and signing secrets (current and previous) under a key other than `keyId`. */
+  async sealedNotUnder(keyId: string): Promise<{ kind: 'token' | 'secret' | 'previous'; owner: string; ciphertext: string }[]> {
+    const rows = await this.#sql.query<{ kind: 'token' | 'secret' | 'previous'; owner: string; ciphertext: string }>(
+      `SELECT 'token' AS kind, id::text AS owner, access_token_ciphertext AS ciphertext FROM notification_configs
+        WHERE access_token_ciphertext IS NOT NULL AND access_token_key_id <> $1
+       UNION ALL SELECT 'secret', partner_id::text, secret_ciphertext FROM notification_secrets WHERE secret_key_id <> $1
+       UNION ALL SELECT 'previous', partner_id::text, previous_ciphertext FROM notification_secrets
+        WHERE previous_ciphertext IS NOT NULL AND previous_key_id <> $1`,
+      [keyId],
+    );
+    return rows;
+  }
+
+  /**
+   * Replaces one sealed value by its re-sealing, unless it changed meanwhile (a new token or a
+   * secret rotation since it was read: that one is under the current key already).
+   */
+  async reseal(kind: 'token' | 'secret' | 'previous', owner: string, old: string, sealed: { ciphertext: string; keyId: string }): Promise<void> {
+    const sql = {
+      token: 'UPDATE notification_configs SET access_token_ciphertext = $3, access_token_key_id = $4 WHERE id = $1::integer AND access_token_ciphertext = $2',
+      secret: 'UPDATE notification_secrets SET secret_ciphertext = $3, secret_key_id = $4 WHERE partner_id = $1::uuid AND secret_ciphertext = $2',
+      previous: 'UPDATE notification_secrets SET previous_ciphertext = $3, previous_key_id = $4 WHERE partner_id = $1::uuid AND previous_ciphertext = $2',
+    }[kind];
+    await this.#sql.query(sql, [owner, old, sealed.ciphertext, sealed.keyId]);
+  }
 }

@@ -246,6 +246,28 @@ export class NotificationConfigService {
     return `whsec_${this.#ids.secret(32)}`;
   }
 
+  /**
+   * Re-seals the AccessTokens and signing secrets under the vault's current key (after a key
+   * rotation, so that the older key can be pruned); the ones it cannot open are counted and left.
+   */
+  async reencryptAll(): Promise<{ resealed: number; failed: number }> {
+    const currentKeyId = this.#vault.currentKeyId();
+    let resealed = 0;
+    let failed = 0;
+    for (const item of await this.#repository.sealedNotUnder(currentKeyId)) {
+      const context = item.kind === 'token' ? tokenContext(Number(item.owner)) : secretContext(item.owner);
+      try {
+        const plain = this.#vault.openSecret(item.ciphertext, context);
+        await this.#repository.reseal(item.kind, item.owner, item.ciphertext, this.#vault.sealSecret(plain, context));
+        resealed++;
+      } catch {
+        failed++;
+      }
+    }
+    // The opened copies in memory stay valid: a rotation changes the sealing, not the secrets.
+    return { resealed, failed };
+  }
+
   /** The vault keys the sealed AccessTokens and secrets are under (a vault key pruning keeps them). */
   keyIdsInUse(): Promise<string[]> {
     return this.#repository.keyIdsInUse();
