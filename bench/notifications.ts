@@ -73,6 +73,16 @@ interface Service {
   stop(): Promise<void>;
 }
 
+/** CPU seconds (user and system) a process has used, from /proc; 0 once it has gone. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** A throw-away database with one partner (the demo contract) and an access token of it. */
 async function seededDatabase(name: string): Promise<{ url: string; token: string; drop(): Promise<void> }> {
   const db = await throwawayDatabase(name);
@@ -143,14 +153,7 @@ async function startService(db: { url: string; token: string }, env: Record<stri
     url: `http://127.0.0.1:${port}`,
     token: db.token,
     child,
-    cpuSeconds() {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return 0;
-      }
-    },
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -288,14 +291,7 @@ function startDeliverer(db: { url: string }): Service {
     url: '',
     token: '',
     child,
-    cpuSeconds() {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return 0;
-      }
-    },
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     async stop() {
       child.kill('SIGTERM');
       await exited;
