@@ -106,6 +106,32 @@ const bodyRoutes: BodyRoute[] = [
   },
   { name: 'paylink', method: 'POST', url: '/api/paylink', body: () => linkBody(ctx.nonProfit, { Email: 'ada@example.org', ThemeFonts: ['Open Sans:400'], WorkflowType: 1 }) as Obj },
   { name: 'ClientSession', method: 'POST', url: '/api/ClientSession', public: true, body: () => ({ ClientId: ctx.nonProfit.ClientId, ClientSecret: ctx.nonProfit.ClientSecret }) },
+  // Notification URLs are IP literals (no DNS here): a loopback one is refused by the URL rules before any connection.
+  {
+    name: 'notificationConfig',
+    method: 'PUT',
+    url: '/api/notificationConfig',
+    body: () => ({ NotificationConfigs: [{ NotificationConfigurationTypeId: '1', NotificationProtocolTypeId: '1', NotificationUrl: 'http://127.0.0.1:1/n', Retries: 3, AccessToken: 'tok', IsDeleted: false }] }),
+  },
+  { name: 'notificationTest', method: 'POST', url: '/api/notificationTest', body: () => ({ Url: 'http://127.0.0.1:1/n', AccessToken: 'tok', Payload: { PaymentId: 1 } }) },
+  { name: 'notificationRedeliver', method: 'POST', url: '/api/notificationRedeliver', body: () => ({ NotificationIds: [1, 2] }) },
+  {
+    name: 'sourceTransactionsReport',
+    method: 'POST',
+    url: '/api/sourceTransactionsReport',
+    body: () => ({
+      Filters: [{ Name: 'PaymentDate', Operation: 7, Values: ['2026-01-01'] }, { Name: 'TotalAmount', Operation: 11, Values: ['1.00', '100.00'] }],
+      SortColumns: [{ Name: 'PaymentDate', Descending: true, Order: 0 }, { Name: 'TotalAmount', Descending: false, Order: 1 }],
+      PageSize: 10,
+      PageIndex: 1,
+    }),
+  },
+  {
+    name: 'exportSourceTransactionsReport',
+    method: 'POST',
+    url: '/api/exportSourceTransactionsReport',
+    body: () => ({ Filters: [{ Name: 'CardLastFour', Operation: 12, Values: ['4242'] }], SortColumns: [], Format: 'csv' }),
+  },
 ];
 
 const queryRoutes: QueryRoute[] = [
@@ -117,7 +143,9 @@ const queryRoutes: QueryRoute[] = [
   { name: 'cancel paylink', method: 'DELETE', url: '/api/paylink', query: () => ({ PayLinkId: 'nope' }) },
   { name: 'read recurringProfile', method: 'GET', url: '/api/recurringProfile', query: () => ({ RecurringProfileGuid: profileGuid }) },
   { name: 'cancel recurringProfile', method: 'DELETE', url: '/api/recurringProfile', query: () => ({ RecurringProfileGuid: '0b7e7f9e-3a55-4c0a-9a8e-6f1f1d2c3b4a' }) },
+  { name: 'notifications', method: 'GET', url: '/api/notifications', query: () => ({ paymentId: '1', paymentExternalId: transactionId }) },
 ];
+
 
 // ---------------------------------------------------------------------------------------------
 // Odd values
