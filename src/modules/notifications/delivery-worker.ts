@@ -143,8 +143,8 @@ export class NotificationDeliveryWorker {
     const done = this.#delivered;
     this.#delivered = [];
     this.#endedSinceClaim = 0;
-    this.#lastClaimAt = performance.now();
     const recordedAt = performance.now();
+    this.#lastClaimAt = recordedAt;
     try {
       if (room > 0 && now - this.#lastWaitingCheck > Math.min(30_000, this.#options.waitingMs)) {
         this.#lastWaitingCheck = now;
