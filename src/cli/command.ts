@@ -10,6 +10,8 @@ export interface CliContext {
   out(line?: string): void;
   /** --json was given: print one JSON document instead of text. */
   json: boolean;
+  /** Ends a command that runs until told (notifications deliver --follow) besides SIGTERM and SIGINT: a caller's own stop (tests). */
+  stop: AbortSignal;
 }
 
 /**

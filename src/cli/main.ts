@@ -55,7 +55,11 @@ function helpFor(words: string[], out: (line: string) => void, err: (line: strin
   return 2;
 }
 
-export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out: (line: string) => void = (l) => process.stdout.write(l + '\n'),
+  stop: AbortSignal = new AbortController().signal,
+): Promise<number> {
   const err = (line: string) => process.stderr.write(line + '\n');
   if (argv.length === 0) {
     out(generalHelp(commands));
@@ -92,6 +96,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     const ctx: CliContext = {
       json: args.values.json === true,
       out: (line = '') => out(line),
+      stop,
       async services() {
         if (services) return services;
         const other = otherDatabase(config.dataDir, config.databaseUrl);

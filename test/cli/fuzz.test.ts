@@ -192,9 +192,14 @@ async function cli(argv: string[], stdin = ''): Promise<CliRun> {
   });
   let code: number;
   try {
-    code = await runCli(argv, (line) => {
-      out.push(line);
-    });
+    // A command that runs until told (notifications deliver --follow) is told after a moment.
+    code = await runCli(
+      argv,
+      (line) => {
+        out.push(line);
+      },
+      AbortSignal.timeout(300),
+    );
   } finally {
     spy.mockRestore();
   }
@@ -464,6 +469,15 @@ describe('operator CLI: regressions', () => {
     expect(res.code).toBe(2);
     expect(res.thrown === undefined || EXPECTED_ERRORS.some((E) => res.thrown instanceof E)).toBe(true);
   }
+
+  it('notifications deliver --follow runs until it is told to stop, then ends with 0', async () => {
+    // cli() gives every run a stop signal that fires after 300 ms.
+    const started = performance.now();
+    const res = await cli(['notifications', 'deliver', '--follow']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('Delivering notifications until SIGTERM or SIGINT.');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+  });
 
   it('contract remove refuses a clientId that is not a UUID instead of printing the failed SQL', async () => {
     // Was: exit 1, "error: Failed query: delete from "fee_schedules" where ... params: not-a-uuid,1".

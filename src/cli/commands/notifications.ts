@@ -127,16 +127,24 @@ export const notificationCommands: Command[] = [
       }
       // The server's own job: woken by the outbox's NOTIFY, polling besides; a failed run starts again.
       const job = notificationJob(notificationWorker, store);
-      let stopped = false;
+      const stopping = new AbortController();
       const stop = () => {
-        stopped = true;
+        stopping.abort();
         job.stop?.();
       };
+      ctx.stop.addEventListener('abort', stop);
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       ctx.out(ctx.json ? JSON.stringify({ delivering: true }) : 'Delivering notifications until SIGTERM or SIGINT.');
-      while (!stopped) {
-        await job.run().catch(() => new Promise((resolve) => setTimeout(resolve, job.everyMs)));
+      try {
+        if (ctx.stop.aborted) stop();
+        while (!stopping.signal.aborted) {
+          await job.run().catch(() => new Promise((resolve) => setTimeout(resolve, job.everyMs)));
+        }
+      } finally {
+        ctx.stop.removeEventListener('abort', stop);
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
       }
     },
   },
