@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/platform/clock.ts';
-import { testConfig } from '../../src/config.ts';
-import { createDemoPartner } from '../../src/demo/seed.ts';
-import { cryptoIds } from '../../src/platform/ids.ts';
-import { createServices } from '../../src/composition.ts';
-import { openStore } from '../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
-import { type RunningService, startService } from '../helpers/process.ts';
-import { processStore } from '../helpers/store.ts';
-import { testLogger } from '../helpers/logger.ts';
+import { cardPayment, type ServerProcesses, serverProcesses } from '../helpers/server-processes.ts';
 
 /**
  * Idempotency keys across real server processes (issue 29): the key's row is the lock, so a
@@ -17,52 +9,18 @@ import { testLogger } from '../helpers/logger.ts';
  * while a keyed payment is at the processor leaves a key that is never run again.
  */
 
-let env: Record<string, string>;
-let cleanup: () => Promise<void>;
-let partner: { ClientId: string; ClientSecret: string };
-const running: RunningService[] = [];
-
-const openIt = () => openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
+let servers: ServerProcesses;
 
 beforeAll(async () => {
-  ({ env, cleanup } = await processStore('idempotency'));
-  const store = await openIt();
-  try {
-    const services = createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() });
-    partner = await createDemoPartner(services, 'Idempotency Test Charity', 'non-profit');
-  } finally {
-    await store.close();
-  }
+  servers = await serverProcesses('idempotency', 'Idempotency Test Charity');
 }, 120_000);
 
-afterAll(async () => {
-  for (const s of running) if (s.process.exitCode === null && s.process.signalCode === null) s.process.kill('SIGKILL');
-  await cleanup?.();
-});
+afterAll(() => servers?.close());
 
-async function start(extra: Record<string, string>): Promise<{ service: RunningService; base: string }> {
-  const service = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', ...extra });
-  running.push(service);
-  return { service, base: `http://127.0.0.1:${service.port}` };
-}
+const start = (extra: Record<string, string>) => servers.start(extra);
+const token = (base: string) => servers.token(base);
 
-async function token(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/ClientSession`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
-  return ((await res.json()) as { Token: string }).Token;
-}
-
-const cardBody = (tranId: string) =>
-  JSON.stringify({
-    CardNum: '4242424242424242',
-    ExpMonth: '12',
-    ExpYear: '34',
-    CVNum: '123',
-    NameOnCard: 'Ada Lovelace',
-    Email: 'ada@example.org',
-    IpAddress: '203.0.113.9',
-    TranId: tranId,
-    Transactions: [{ TransactionSourceGroupId: '1', Amount: '100.00' }],
-  });
+const cardBody = (tranId: string) => JSON.stringify(cardPayment('100.00', tranId));
 
 async function pay(base: string, accessToken: string, body: string, key: string) {
   const res = await fetch(`${base}/api/payment`, {
@@ -77,7 +35,7 @@ async function pay(base: string, accessToken: string, body: string, key: string)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function paymentsOf(tranId: string): Promise<{ payment_result: number; successful: boolean }[]> {
-  const store = await openIt();
+  const store = await servers.open();
   try {
     return await store.sql.query('SELECT payment_result, successful FROM payments WHERE tran_id = $1 ORDER BY payment_id', [tranId]);
   } finally {
@@ -119,7 +77,7 @@ describe('a keyed payment across processes', () => {
     const lost = pay(first.base, accessToken, body, key).catch((err: unknown) => err);
     // PGlite: the database is the server's alone while it runs; the payment is at the processor
     // (4 s) well within a second.
-    if (env.DATABASE_URL) for (let i = 0; i < 100 && (await paymentsOf(tranId)).length === 0; i++) await sleep(50);
+    if (servers.env.DATABASE_URL) for (let i = 0; i < 100 && (await paymentsOf(tranId)).length === 0; i++) await sleep(50);
     else await sleep(1500);
     const gone = new Promise((resolve) => first.service.process.once('exit', resolve));
     first.service.process.kill('SIGKILL');

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/platform/clock.ts';
-import { testConfig } from '../../src/config.ts';
-import { createDemoPartner } from '../../src/demo/seed.ts';
-import { cryptoIds } from '../../src/platform/ids.ts';
-import { createServices } from '../../src/composition.ts';
-import { openStore } from '../../src/platform/database/database.ts';
-import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { spawn } from 'node:child_process';
-import { type RunningService, startService } from '../helpers/process.ts';
-import { processStore } from '../helpers/store.ts';
-import { testLogger } from '../helpers/logger.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../helpers/database-url.ts';
+import { cardPayment, type ServerProcesses, serverProcesses } from '../helpers/server-processes.ts';
 import { startReceiver, verifySignature, type Receiver } from '../helpers/receiver.ts';
 
 /**
@@ -20,45 +12,24 @@ import { startReceiver, verifySignature, type Receiver } from '../helpers/receiv
  */
 const url = testDatabaseUrl();
 
-let env: Record<string, string>;
-let cleanup: (() => Promise<void>) | undefined;
-let partner: { ClientId: string; ClientSecret: string };
-const running: RunningService[] = [];
+let servers: ServerProcesses;
 let receiver: Receiver;
-
-const openIt = () => openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, databasePoolSize: 2 });
 
 beforeAll(async () => {
   if (!url) return;
-  ({ env, cleanup } = await processStore('notifications'));
-  const store = await openIt();
-  try {
-    const services = createServices({ log: testLogger(), store, clock: new ManualClock(), ids: cryptoIds, config: testConfig() });
-    partner = await createDemoPartner(services, 'Notification Test Charity', 'non-profit');
-  } finally {
-    await store.close();
-  }
+  servers = await serverProcesses('notifications', 'Notification Test Charity');
   receiver = await startReceiver();
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of running) if (s.process.exitCode === null && s.process.signalCode === null) s.process.kill('SIGKILL');
   await receiver?.close();
-  await cleanup?.();
+  await servers?.close();
 });
 
 const DELIVERY_ENV = { NOTIFICATION_ALLOW_PRIVATE: 'on', NOTIFICATION_TIMEOUT: '1', NOTIFICATION_FIRST_RETRY: '1' };
 
-async function start(extra: Record<string, string> = {}): Promise<{ service: RunningService; base: string }> {
-  const service = await startService({ ...env, DEMO: 'off', BILLING_WORKER: 'off', ...DELIVERY_ENV, ...extra });
-  running.push(service);
-  return { service, base: `http://127.0.0.1:${service.port}` };
-}
-
-async function token(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/ClientSession`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
-  return ((await res.json()) as { Token: string }).Token;
-}
+const start = (extra: Record<string, string> = {}) => servers.start({ ...DELIVERY_ENV, ...extra });
+const token = (base: string) => servers.token(base);
 
 async function call(base: string, accessToken: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -70,22 +41,13 @@ async function call(base: string, accessToken: string, method: string, path: str
 }
 
 async function pay(base: string, accessToken: string): Promise<string> {
-  const res = await call(base, accessToken, 'POST', '/api/payment', {
-    CardNum: '4242424242424242',
-    ExpMonth: '12',
-    ExpYear: '34',
-    CVNum: '123',
-    NameOnCard: 'Ada Lovelace',
-    Email: 'ada@example.org',
-    IpAddress: '203.0.113.9',
-    Transactions: [{ TransactionSourceGroupId: '1', Amount: '10.00' }],
-  });
+  const res = await call(base, accessToken, 'POST', '/api/payment', cardPayment('10.00'));
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.PaymentGuid as string;
 }
 
 async function outbox() {
-  const store = await openIt();
+  const store = await servers.open();
   try {
     return (await store.sql.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM notifications GROUP BY status')).map((r) => ({ status: r.status, n: Number(r.n) }));
   } finally {
@@ -172,7 +134,7 @@ describe.skipIf(!url)('notification delivery across processes (PostgreSQL)', () 
 
     const deliverer = spawn(process.execPath, ['bin/payments.js', 'notifications', 'deliver', '--follow'], {
       cwd: `${import.meta.dirname}/../..`,
-      env: { ...process.env, ...env, ...DELIVERY_ENV },
+      env: { ...process.env, ...servers.env, ...DELIVERY_ENV },
     });
     let out = '';
     deliverer.stdout.on('data', (d) => (out += d));
