@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import type { RowCursor, SqlClient } from '../../platform/database/database.ts';
-import { Recent } from '../../platform/recent.ts';
 import { FORMULA_STARTS } from './report-cells.ts';
 import type { BoundValue, Condition, ReportCriteria, ReportPaging, ReportSort } from './report-criteria.ts';
 import { REPORT_FIELDS, type ReportField, type ReportFieldKey, type ReportRow } from './report-fields.ts';
@@ -420,13 +420,11 @@ interface KeptCount {
   settled: number;
   /** The payments numbered up to this one have been checked for one made before `cutoff`. */
   checkedId: number;
-  /** performance.now() until which it is used. */
-  until: number;
 }
 
 export class ReportRepository {
   readonly #sql: SqlClient;
-  readonly #counts = new Recent<KeptCount>(COUNTS_KEPT);
+  readonly #counts = new LRUCache<string, KeptCount>({ max: COUNTS_KEPT, ttl: COUNT_KEPT_MS });
   readonly #openCursor: OpenCursor | undefined;
   readonly #copyOut: CopyOut | undefined;
 
@@ -479,9 +477,9 @@ export class ReportRepository {
     const key = `${settled.text}\n${JSON.stringify(settled.params)}`;
     for (let attempt = 0; ; attempt++) {
       let kept = this.#counts.get(key);
-      if (!kept || performance.now() >= kept.until) {
+      if (!kept) {
         const [row] = await this.#sql.query<{ cutoff: string; lastId: number | null; settled: number }>(settled.text, settled.params);
-        kept = { cutoff: row!.cutoff, settled: row!.settled, checkedId: row!.lastId ?? 0, until: performance.now() + COUNT_KEPT_MS };
+        kept = { cutoff: row!.cutoff, settled: row!.settled, checkedId: row!.lastId ?? 0 };
         this.#counts.set(key, kept);
       }
       const recent = recentCountStatement(scope, criteria, kept.cutoff, kept.checkedId);
