@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError, type Violation } from '../../platform/errors.ts';
 import type { Ids } from '../../platform/ids.ts';
@@ -67,7 +68,7 @@ export class NotificationConfigService {
   readonly #policy: UrlPolicy;
   readonly #sender: HttpSender;
   readonly #secretCache = new Map<string, { secrets: string[]; until: number }>();
-  readonly #tokenCache = new Map<string, string>();
+  readonly #tokenCache = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(deps: { repository: NotificationConfigRepository; vault: VaultService; clock: Clock; ids: Ids; policy: UrlPolicy; sender: HttpSender }) {
     this.#repository = deps.repository;
@@ -202,7 +203,6 @@ export class NotificationConfigService {
     let token = this.#tokenCache.get(key);
     if (token === undefined) {
       token = this.#vault.openSecret(sealed.ciphertext, tokenContext(configId));
-      if (this.#tokenCache.size > 10_000) this.#tokenCache.clear();
       this.#tokenCache.set(key, token);
     }
     return token;
