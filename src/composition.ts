@@ -65,6 +65,7 @@ import { NotificationService } from './modules/notifications/notification-servic
 import { NotificationDeliveryWorker } from './modules/notifications/delivery-worker.ts';
 import { notificationJob } from './modules/notifications/delivery-job.ts';
 import { HttpSender } from './modules/notifications/http-sender.ts';
+import type { DeliveryThread } from './delivery-thread/thread.ts';
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './modules/notifications/retry-schedule.ts';
 import { meterNotifications } from './modules/metering/notification-metrics.ts';
 // Metrics and traces (issue 31): decorators of the services, none when both are off.
@@ -126,6 +127,8 @@ export interface Services {
   notifications: NotificationService;
   /** Delivers the outbox (NOTIFICATION_WORKER runs it in the server; the CLI runs a pass). */
   notificationWorker: NotificationDeliveryWorker;
+  /** The server on PostgreSQL: NOTIFICATION_WORKER delivers on this thread instead of with notificationWorker. */
+  notificationThread?: DeliveryThread;
   /** Prometheus metrics (METRICS_PORT), when on: the HTTP server and later capabilities add theirs to it. */
   metrics?: Metrics;
 }
@@ -147,6 +150,8 @@ export function createServices(deps: {
   metrics?: Metrics;
   /** Tests: a faster retry schedule than the configured one. */
   notificationRetrySchedule?: RetrySchedule;
+  /** The server on PostgreSQL: delivery runs on this thread, not in the event loop (NOTIFICATION_WORKER). */
+  notificationThread?: DeliveryThread;
 }): Services {
   const { store, clock, ids, log } = deps;
   const serviceMetrics = deps.metrics && new ServiceMetrics(deps.metrics);
@@ -241,8 +246,9 @@ export function createServices(deps: {
       waitingMs: 5 * 60_000,
     },
   });
-  const notifications = new NotificationService({ outbox, wake: () => notificationWorker.wake() });
-  if (deps.metrics) meterNotifications(deps.metrics, notificationWorker, notifications);
+  const delivery = deps.notificationThread ?? notificationWorker;
+  const notifications = new NotificationService({ outbox, wake: () => delivery.wake() });
+  if (deps.metrics) meterNotifications(deps.metrics, delivery, notifications);
   const closeStore = store.close.bind(store);
   store.close = async () => {
     notificationSender.close();
@@ -304,6 +310,6 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     // Recurring billing (BILLING_WORKER): any number of processes may run it; each bill date is charged once.
     ...(services.config.billingWorker ? [billingJob(services.billing, services.config.billingIntervalMs)] : []),
     // Notification delivery (NOTIFICATION_WORKER): any number of processes share the outbox.
-    ...(services.config.notificationWorker ? [notificationJob(services.notificationWorker, services.store)] : []),
+    ...(services.config.notificationWorker ? [services.notificationThread?.job() ?? notificationJob(services.notificationWorker, services.store)] : []),
   ];
 }

@@ -14,6 +14,7 @@ import { type MetricsServer, startMetricsServer } from './platform/metrics/serve
 import { tracing } from './platform/tracing.ts';
 import { recordDatabase } from './platform/data-dir-database.ts';
 import { backgroundJobs, createServices, type Services } from './composition.ts';
+import { DeliveryThread } from './delivery-thread/thread.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DataDirLock, DataDirLockedError, lockDataDir } from './platform/data-dir-lock.ts';
 import { DatabaseUnavailableError, findError } from './platform/errors.ts';
@@ -145,9 +146,12 @@ async function main() {
   // Transaction reports read from the replica when there is one (its schema is the primary's).
   const reportStore = config.databaseReplicaUrl ? openPostgres(config.databaseReplicaUrl, config.databasePoolSize) : undefined;
   const terminal = process.stdout.isTTY === true;
-  const logDestination = prettyLogs(config.logFormat, { nodeEnv: config.nodeEnv, terminal }) ? await prettyDestination({ colorize: terminal }) : stdoutDestination();
+  const pretty = prettyLogs(config.logFormat, { nodeEnv: config.nodeEnv, terminal });
+  const logDestination = pretty ? await prettyDestination({ colorize: terminal }) : stdoutDestination();
   const metrics = config.metrics ? new Metrics() : undefined;
-  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel, logDestination), metrics });
+  // PGlite's one connection is in this thread: its delivery stays in the event loop.
+  const notificationThread = config.notificationWorker && store.kind === 'postgres' ? new DeliveryThread({ prettyLogs: pretty, colorize: terminal }) : undefined;
+  const services = createServices({ store, reportStore, clock: systemClock, ids: cryptoIds, config, log: createLogger(config.logLevel, logDestination), metrics, notificationThread });
   const credentials = config.demo ? await seedDemo(services, config.dataDir) : undefined;
   const app = await buildApp({ services });
   await checkVaultKeysAtStart(services, app.log);

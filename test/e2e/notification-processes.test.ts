@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../helpers/database-url.ts';
 import { cardPayment, type ServerProcesses, serverProcesses } from '../helpers/server-processes.ts';
+import { freePort } from '../helpers/process.ts';
 import { startReceiver, verifySignature, type Receiver } from '../helpers/receiver.ts';
 
 /**
@@ -122,6 +123,24 @@ describe.skipIf(!url)('notification delivery across processes (PostgreSQL)', () 
     expect(guids.every((g) => (told().get(g) ?? 0) >= 1)).toBe(true);
     await second.service.stop();
   }, 90_000);
+
+  it("a server delivers on a thread of its own: its metrics count the thread's deliveries, and it stops at once", async () => {
+    receiver.received.length = 0;
+    receiver.answer = () => 200;
+    const metricsPort = await freePort();
+    const server = await start({ METRICS_PORT: String(metricsPort) });
+    const accessToken = await token(server.base);
+    const guids = await Promise.all(Array.from({ length: 12 }, () => pay(server.base, accessToken)));
+    await until(() => guids.every((g) => told().has(g)), 10_000, 'every notification');
+    const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    // The thread reports its attempts every 100 ms.
+    await until(async () => /^notification_deliveries_total\{result="delivered"\} 12$/m.test(await scrape()), 5_000, 'the delivered count');
+    expect(await scrape()).toMatch(/^notification_delivery_lag_seconds_count 12$/m);
+    const stoppedAt = Date.now();
+    expect(await server.service.stop()).toBe(0);
+    expect(Date.now() - stoppedAt, 'the thread ends with the server').toBeLessThan(5_000);
+    expect(server.service.output()).not.toContain('stopping now, with work still in progress');
+  }, 60_000);
 
   it('servers without a worker (NOTIFICATION_WORKER=off) and a delivery process (notifications deliver --follow): it delivers, and ends on SIGTERM', async () => {
     receiver.received.length = 0;

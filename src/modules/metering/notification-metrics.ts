@@ -1,5 +1,5 @@
 import type { Metrics } from '../../platform/metrics/metrics.ts';
-import type { NotificationDeliveryWorker } from '../notifications/delivery-worker.ts';
+import type { DeliveryObserver } from '../notifications/delivery-worker.ts';
 import type { NotificationService } from '../notifications/notification-service.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { NotificationService } from '../notifications/notification-service.
  * scrape, at most every 15 s: every process reports the database's one figure), the attempts of
  * this process by result, and the lag from a change's commit to its delivery.
  */
-export function meterNotifications(metrics: Metrics, worker: NotificationDeliveryWorker, notifications: NotificationService): void {
+export function meterNotifications(metrics: Metrics, worker: { observe(observer: DeliveryObserver): void }, notifications: NotificationService): void {
   const deliveries = metrics.counter({
     name: 'notification_deliveries_total',
     help: 'Notification attempts of this process by result: delivered (a 2xx within NOTIFICATION_TIMEOUT), retried (failed, tried again later), failed (failed with its retries spent).',
