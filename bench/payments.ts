@@ -125,21 +125,28 @@ async function measured(server: BenchServer, url: string | undefined, run: () =>
     await sampling;
     await sampleBackends();
     const cpuBefore = serverBefore;
-    const cpuAfter = processCpuUs(server.child.pid) + backendsCpu();
+    const serverCpu = processCpuUs(server.child.pid) - serverBefore;
+    const databaseCpu = backendsCpu();
+    const cpuAfter = cpuBefore + serverCpu + databaseCpu;
     const after = await counters();
     const requests = Math.max(1, result.requests);
     // The counter reads themselves (two transactions each) are left out.
     const perRequest = client
       ? Object.fromEntries(Object.keys(before).map((k) => [k, Number(((after[k]! - before[k]! - (k === 'xact_commit' ? 4 : 0)) / requests).toFixed(2))]))
       : undefined;
-    return { ...result, cpuUsPerRequest: Math.round((cpuAfter - cpuBefore) / requests), ...(perRequest ? { perRequest } : {}) };
+    return {
+      ...result,
+      cpuUsPerRequest: Math.round((cpuAfter - cpuBefore) / requests),
+      ...(client ? { serverCpuUsPerRequest: Math.round(serverCpu / requests), databaseCpuUsPerRequest: Math.round(databaseCpu / requests) } : {}),
+      ...(perRequest ? { perRequest } : {}),
+    };
   } finally {
     await client?.end();
   }
 }
 
 /** The issue 29 figures: keyed against unkeyed, replay against new, refused duplicate against new. */
-async function measureIdempotency(server: BenchServer, seconds: number, url?: string) {
+export async function measureIdempotency(server: BenchServer, seconds: number, url?: string) {
   const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
   const unkeyed = newPayment(server, false);
   const keyed = newPayment(server, true);
