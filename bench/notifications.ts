@@ -283,7 +283,8 @@ async function withCleanup<T>(fn: (track: { service(s: Service): Service; db<D e
 function startDeliverer(db: { url: string }): Service {
   const child = spawn(process.execPath, ['bin/payments.js', 'notifications', 'deliver', '--follow'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: db.url, VAULT_KEY, LOG_LEVEL: 'warn', NOTIFICATION_ALLOW_PRIVATE: 'on' },
+    // A data directory of its own, as the servers': the checkout's may name another database.
+    env: { ...process.env, NODE_ENV: 'development', DATA_DIR: mkdtempSync(join(tmpdir(), 'payments-bench-deliver-')), DATABASE_URL: db.url, VAULT_KEY, LOG_LEVEL: 'warn', NOTIFICATION_ALLOW_PRIVATE: 'on' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
