@@ -51,7 +51,10 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
  * insert the same keys wait for each other in the same order, never in a cycle. The insert takes
  * no lock when a key exists (DO NOTHING), so a replay only reads. A row found is read with the
  * statement's snapshot: a key inserted by a request that committed after the statement began (or
- * by another request of the same batch) is not seen, and is then read again on its own.
+ * by another request of the same batch) is not seen, and is then read again on its own. The
+ * look-up is a subquery kept apart (OFFSET 0) so that its condition on the claim gates it: a key
+ * claimed is not looked up (as a join filter, each claim read the index and the heap page of the
+ * row it had just inserted, about a tenth of a keyed payment's time in PostgreSQL).
  */
 const CLAIM_SQL = `WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
@@ -66,7 +69,9 @@ const CLAIM_SQL = `WITH input AS (
 SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
 FROM input i
 LEFT JOIN claimed c ON c.claim = i.claim::uuid
-LEFT JOIN idempotency_keys k ON c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key`;
+LEFT JOIN LATERAL (
+  SELECT * FROM idempotency_keys k WHERE c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key OFFSET 0
+) k ON true`;
 
 const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
 
