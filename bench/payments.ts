@@ -124,10 +124,8 @@ async function measured(server: BenchServer, url: string | undefined, run: () =>
     clearInterval(timer);
     await sampling;
     await sampleBackends();
-    const cpuBefore = serverBefore;
     const serverCpu = processCpuUs(server.child.pid) - serverBefore;
     const databaseCpu = backendsCpu();
-    const cpuAfter = cpuBefore + serverCpu + databaseCpu;
     const after = await counters();
     const requests = Math.max(1, result.requests);
     // The counter reads themselves (two transactions each) are left out.
@@ -136,7 +134,7 @@ async function measured(server: BenchServer, url: string | undefined, run: () =>
       : undefined;
     return {
       ...result,
-      cpuUsPerRequest: Math.round((cpuAfter - cpuBefore) / requests),
+      cpuUsPerRequest: Math.round((serverCpu + databaseCpu) / requests),
       ...(client ? { serverCpuUsPerRequest: Math.round(serverCpu / requests), databaseCpuUsPerRequest: Math.round(databaseCpu / requests) } : {}),
       ...(perRequest ? { perRequest } : {}),
     };

@@ -11,6 +11,7 @@ import { createServices } from '../../src/composition.ts';
 import { openStore } from '../../src/platform/database/database.ts';
 import { type RunningService, startService } from '../../test/helpers/process.ts';
 import { processStore } from '../../test/helpers/store.ts';
+import { cardPayment } from '../../test/helpers/server-processes.ts';
 import { testLogger } from '../../test/helpers/logger.ts';
 
 /**
@@ -123,17 +124,7 @@ afterAll(async () => {
 const client = (options: Partial<PaymentsClientOptions> = {}) =>
   createPaymentsClient({ baseUrl: proxyUrl, clientId: partner.ClientId, clientSecret: partner.ClientSecret, retryBaseDelayMs: 20, ...options });
 
-const cardBody = (tranId: string) => ({
-  CardNum: '4242424242424242',
-  ExpMonth: '12',
-  ExpYear: '34',
-  CVNum: '123',
-  NameOnCard: 'Ada Lovelace',
-  Email: 'ada@example.org',
-  IpAddress: '203.0.113.9',
-  TranId: tranId,
-  Transactions: [{ TransactionSourceGroupId: '1', Amount: '100.00' }],
-});
+const cardBody = (tranId: string) => cardPayment('100.00', tranId);
 
 const attemptsOf = (path: string, since: number) => proxy.seen.slice(since).filter((s) => s.path === path);
 

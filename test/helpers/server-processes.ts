@@ -27,7 +27,7 @@ export interface ServerProcesses {
 }
 
 /** An approved card payment's request body (POST /api/payment) of `amount`, with `tranId` when given. */
-export function cardPayment(amount: string, tranId?: string): Record<string, unknown> {
+export function cardPayment(amount: string, tranId?: string) {
   return {
     CardNum: '4242424242424242',
     ExpMonth: '12',
