@@ -46,17 +46,18 @@ interface Row {
 const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
 
 /**
- * The claims of a batch of requests and, for each key already taken, the row that holds it, in
- * one statement. Inputs travel as text arrays (one per column) in key order: two batches that
- * insert the same keys wait for each other in the same order, never in a cycle. The insert takes
- * no lock when a key exists (DO NOTHING), so a replay only reads. A row found is read with the
- * statement's snapshot: a key inserted by a request that committed after the statement began (or
- * by another request of the same batch) is not seen, and is then read again on its own. The
- * look-up is a subquery kept apart (OFFSET 0) so that its condition on the claim gates it: a key
- * claimed is not looked up (as a join filter, each claim read the index and the heap page of the
- * row it had just inserted, about a tenth of a keyed payment's time in PostgreSQL).
+ * The claims of a batch of requests and the answers of others, in one statement. Inputs travel as
+ * text arrays (one per column) in key order: two statements that insert the same keys wait for
+ * each other in the same order, never in a cycle (an answer updates only its own claim's row,
+ * which no other statement writes). The insert takes no lock when a key exists (DO NOTHING), so a
+ * replay only reads. A row found is read with the statement's snapshot: a key inserted by a
+ * request that committed after the statement began (or by another request of the same batch) is
+ * not seen, and is then read again on its own; a key answered in the same statement is seen as
+ * running (409: the client asks again). The look-up is a subquery kept apart (OFFSET 0) so that
+ * its condition on the claim gates it: a key claimed is not looked up (as a join filter, each
+ * claim read the index and the heap page of the row it had just inserted).
  */
-const CLAIM_SQL = `WITH input AS (
+const BATCH_SQL = `WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
     AS i(partner_id, key, claim, fingerprint, created_at, expires_at, lease_until)
 ), claimed AS (
@@ -65,6 +66,11 @@ const CLAIM_SQL = `WITH input AS (
   FROM input, ${ASYNC_COMMIT}
   ON CONFLICT (partner_id, key) DO NOTHING
   RETURNING claim
+), answered AS (
+  UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
+  FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
+  WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'
+  RETURNING 1
 )
 SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
 FROM input i
@@ -80,11 +86,6 @@ const TAKE_OVER_SQL = `UPDATE idempotency_keys
 SET claim = $3, fingerprint = $4, state = 'running', created_at = $5, expires_at = $6, lease_until = $7, status = NULL, content_type = NULL, body = NULL
 WHERE partner_id = $1 AND key = $2 AND expires_at <= $5
 RETURNING 1`;
-
-/** The answers of a batch of requests, each on its own claim's row. */
-const FINISH_SQL = `UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
-FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
-WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'`;
 
 const MARK_UNKNOWN_SQL = `UPDATE idempotency_keys SET state = 'unknown' FROM ${ASYNC_COMMIT} WHERE partner_id = $1 AND key = $2 AND claim = $3 AND state = 'running'`;
 
@@ -114,6 +115,9 @@ function stored(row: Row): StoredKey {
 /** What a claim found: the key is the request's now, or the row that holds it. */
 export type ClaimResult = { claimed: true } | { claimed: false; existing: StoredKey | undefined };
 
+/** A claim or an answer, as the batch statement takes them. */
+type Operation = { claim: NewClaim; finish?: undefined } | { finish: Finish; claim?: undefined };
+
 interface Finish {
   partnerId: string;
   key: string;
@@ -126,48 +130,60 @@ const byKey = <T extends { partnerId: string; key: string }>(a: T, b: T) =>
 
 /**
  * Every statement of the idempotency keys (table idempotency_keys, migration 0020). Claims and
- * answers go in batches (platform/batcher.ts): under load one statement serves the requests
- * that arrived while the last one ran, instead of two statements each.
+ * answers go in batches (platform/batcher.ts), one statement at a time: under load one statement
+ * serves the claims and answers of the requests that arrived while the last one ran, instead of
+ * two statements each.
  */
 export class IdempotencyRepository {
   readonly #sql: SqlClient;
-  readonly #claims: Batcher<NewClaim, ClaimResult>;
-  readonly #finishes: Batcher<Finish, void>;
+  readonly #batches: Batcher<Operation, ClaimResult | undefined>;
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
-    this.#claims = new Batcher((batch) => this.#claimBatch(batch));
-    this.#finishes = new Batcher((batch) => this.#finishBatch(batch));
+    // One statement at a time: the requests that arrive while it runs go together in the next.
+    this.#batches = new Batcher((batch) => this.#run(batch), { slots: 1 });
   }
 
   /** Inserts the key as running; or the row that holds it already. */
   async claim(c: NewClaim): Promise<ClaimResult> {
-    const found = await this.#claims.add(c);
+    const found = (await this.#batches.add({ claim: c }))!;
     if (found.claimed || found.existing) return found;
     // Held by a request that committed after the statement's snapshot, or of the same batch: read it now.
     const [row] = await this.#sql.query<Row>(FIND_SQL, [c.partnerId, c.key], PREPARED);
     return { claimed: false, existing: row ? stored(row) : undefined };
   }
 
-  async #claimBatch(batch: NewClaim[]): Promise<ClaimResult[]> {
-    const sorted = [...batch].sort(byKey);
-    const column = (f: (c: NewClaim) => string) => sorted.map(f);
+  /** Stores the answer on the claim's row. */
+  async finish(partnerId: string, key: string, claim: string, answer: { status: number; contentType: string; body: string }): Promise<void> {
+    await this.#batches.add({ finish: { partnerId, key, claim, answer } });
+  }
+
+  async #run(batch: Operation[]): Promise<(ClaimResult | undefined)[]> {
+    const claims = batch.flatMap((o) => (o.claim ? [o.claim] : [])).sort(byKey);
+    const finishes = batch.flatMap((o) => (o.finish ? [o.finish] : [])).sort(byKey);
     const rows = await this.#sql.query<Row & { claim: string }>(
-      CLAIM_SQL,
+      BATCH_SQL,
       [
-        column((c) => c.partnerId),
-        column((c) => c.key),
-        column((c) => c.claim),
-        column((c) => c.fingerprint),
-        column((c) => c.createdAt.toISOString()),
-        column((c) => c.expiresAt.toISOString()),
-        column((c) => c.leaseUntil.toISOString()),
+        claims.map((c) => c.partnerId),
+        claims.map((c) => c.key),
+        claims.map((c) => c.claim),
+        claims.map((c) => c.fingerprint),
+        claims.map((c) => c.createdAt.toISOString()),
+        claims.map((c) => c.expiresAt.toISOString()),
+        claims.map((c) => c.leaseUntil.toISOString()),
+        finishes.map((f) => f.partnerId),
+        finishes.map((f) => f.key),
+        finishes.map((f) => f.claim),
+        finishes.map((f) => String(f.answer.status)),
+        finishes.map((f) => f.answer.contentType),
+        finishes.map((f) => f.answer.body),
       ],
       PREPARED,
     );
     const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
-    return batch.map((c): ClaimResult => {
-      const row = byClaim.get(c.claim);
+    return batch.map((o): ClaimResult | undefined => {
+      if (!o.claim) return undefined;
+      const row = byClaim.get(o.claim.claim);
       if (row?.claimed) return { claimed: true };
       return { claimed: false, existing: row?.state ? stored(row) : undefined };
     });
@@ -177,28 +193,6 @@ export class IdempotencyRepository {
   async takeOver(c: NewClaim): Promise<boolean> {
     const rows = await this.#sql.query(TAKE_OVER_SQL, [c.partnerId, c.key, c.claim, c.fingerprint, c.createdAt, c.expiresAt, c.leaseUntil]);
     return rows.length > 0;
-  }
-
-  finish(partnerId: string, key: string, claim: string, answer: { status: number; contentType: string; body: string }): Promise<void> {
-    return this.#finishes.add({ partnerId, key, claim, answer });
-  }
-
-  async #finishBatch(batch: Finish[]): Promise<void[]> {
-    const sorted = [...batch].sort(byKey);
-    const column = (f: (c: Finish) => string) => sorted.map(f);
-    await this.#sql.query(
-      FINISH_SQL,
-      [
-        column((f) => f.partnerId),
-        column((f) => f.key),
-        column((f) => f.claim),
-        column((f) => String(f.answer.status)),
-        column((f) => f.answer.contentType),
-        column((f) => f.answer.body),
-      ],
-      PREPARED,
-    );
-    return batch.map(() => undefined);
   }
 
   async markUnknown(partnerId: string, key: string, claim: string): Promise<void> {

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/platform/database/database.ts';
+import { IdempotencyRepository, type NewClaim } from '../../../src/modules/idempotency/idempotency-repository.ts';
+import { freshStore } from '../../helpers/store.ts';
+
+/**
+ * Claims and answers share one statement at a time: requests that arrive together go in one
+ * batch, whichever of the two they are.
+ */
+let store: Store;
+let repository: IdempotencyRepository;
+beforeAll(async () => {
+  store = await freshStore();
+  repository = new IdempotencyRepository(store.sql);
+});
+afterAll(() => store.close());
+
+const partnerId = randomUUID();
+const claimOf = (key: string): NewClaim => {
+  const now = new Date('2026-11-29T12:00:00Z');
+  return { partnerId, key, claim: randomUUID(), fingerprint: `f-${key}`, createdAt: now, expiresAt: new Date(now.getTime() + 86_400_000), leaseUntil: new Date(now.getTime() + 40_000) };
+};
+const answer = (n: number) => ({ status: 201, contentType: 'application/json; charset=utf-8', body: `{"n":${n}}` });
+
+async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
+  const texts: string[] = [];
+  const query = store.sql.query.bind(store.sql);
+  store.sql.query = ((text: string, ...rest: unknown[]) => {
+    texts.push(text);
+    return (query as (...a: unknown[]) => unknown)(text, ...rest);
+  }) as typeof store.sql.query;
+  try {
+    await run();
+  } finally {
+    store.sql.query = query;
+  }
+  return texts.length;
+}
+
+describe('the batch statement', () => {
+  it('claims and answers that arrive together go in one statement after the one running, and each takes effect', async () => {
+    const first = claimOf('a');
+    expect(await repository.claim(first)).toEqual({ claimed: true });
+    const keys = ['b', 'c', 'd'].map(claimOf);
+    const count = await statementsDuring(async () => {
+      // The first answer starts a statement; the claims and the second answer wait for it and go together.
+      const results = await Promise.all([repository.finish(partnerId, 'a', first.claim, answer(1)), ...keys.map((k) => repository.claim(k))]);
+      expect(results.slice(1)).toEqual(keys.map(() => ({ claimed: true })));
+    });
+    expect(count).toBe(2);
+    // Again: one answer alone, then the other two with a claim.
+    const g = claimOf('g');
+    expect(await statementsDuring(() => Promise.all([...keys.map((k, i) => repository.finish(partnerId, k.key, k.claim, answer(i + 2))), repository.claim(g)]))).toBe(2);
+    for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) {
+      const again = await repository.claim(claimOf(key));
+      expect(again).toMatchObject({ claimed: false, existing: { fingerprint: `f-${key}`, state: 'done', answer: answer(i + 1) } });
+    }
+  });
+
+  it('a key answered in the statement that a new request claims it in is found running, then answered', async () => {
+    const held = claimOf('e');
+    await repository.claim(held);
+    const blocker = claimOf('f');
+    const [, , found] = await Promise.all([repository.claim(blocker), repository.finish(partnerId, 'e', held.claim, answer(5)), repository.claim(claimOf('e'))]);
+    expect(found).toMatchObject({ claimed: false });
+    expect(['running', 'done']).toContain((found as { existing: { state: string } }).existing.state);
+    expect(await repository.claim(claimOf('e'))).toMatchObject({ claimed: false, existing: { state: 'done', answer: answer(5) } });
+  });
+});
