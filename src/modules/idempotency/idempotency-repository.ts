@@ -97,7 +97,7 @@ const PURGE_SQL = `WITH gone AS (
   RETURNING 1
 ) SELECT count(*)::int AS n FROM gone`;
 
-/** Fixed texts on every keyed request: prepared once per connection. */
+/** FIND_SQL, a look-up by the primary key (its generic plan is an index scan whatever the table holds): prepared once per connection. */
 const PREPARED = { prepare: true } as const;
 
 const date = (v: Date | string | null) => (v instanceof Date ? v : new Date(v!));
@@ -178,7 +178,11 @@ export class IdempotencyRepository {
         finishes.map((f) => f.answer.contentType),
         finishes.map((f) => f.answer.body),
       ],
-      PREPARED,
+      // Planned each time, not prepared: a generic plan made while the table was small joins the
+      // answers to a scan of the whole table (a hash join), kept until the table is analysed
+      // again (never, with autovacuum off): a keyed payment's cost grew with the table, to twice
+      // its own in a minute. A custom plan sees the arrays' lengths and the table's size.
+      { prepare: false },
     );
     const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
     return batch.map((o): ClaimResult | undefined => {
