@@ -57,7 +57,7 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
  * its condition on the claim gates it: a key claimed is not looked up (as a join filter, each
  * claim read the index and the heap page of the row it had just inserted).
  */
-const BATCH_SQL = `WITH input AS (
+const CLAIMS = `input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
     AS i(partner_id, key, claim, fingerprint, created_at, expires_at, lease_until)
 ), claimed AS (
@@ -66,18 +66,24 @@ const BATCH_SQL = `WITH input AS (
   FROM input, ${ASYNC_COMMIT}
   ON CONFLICT (partner_id, key) DO NOTHING
   RETURNING claim
-), answered AS (
-  UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
-  FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[]) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
-  WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'
-  RETURNING 1
-)
-SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
+)`;
+
+const CLAIMS_FOUND = `SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
 FROM input i
 LEFT JOIN claimed c ON c.claim = i.claim::uuid
 LEFT JOIN LATERAL (
   SELECT * FROM idempotency_keys k WHERE c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key OFFSET 0
 ) k ON true`;
+
+/** The answers' update, its parameters from $n on. */
+const answers = (n: number) => `UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
+  FROM unnest(${[0, 1, 2, 3, 4, 5].map((i) => `$${n + i}::text[]`).join(', ')}) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
+  WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'`;
+
+/** A batch's statement: its claims, its answers or both (a part without rows costs planning too). */
+const CLAIMS_SQL = `WITH ${CLAIMS}\n${CLAIMS_FOUND}`;
+const ANSWERS_SQL = answers(1);
+const BATCH_SQL = `WITH ${CLAIMS}, answered AS (\n${answers(8)}\n  RETURNING 1\n)\n${CLAIMS_FOUND}`;
 
 const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
 
@@ -97,7 +103,7 @@ const PURGE_SQL = `WITH gone AS (
   RETURNING 1
 ) SELECT count(*)::int AS n FROM gone`;
 
-/** FIND_SQL, a look-up by the primary key (its generic plan is an index scan whatever the table holds): prepared once per connection. */
+/** Look-ups by the primary key (their generic plans are index scans whatever the table holds): prepared once per connection. */
 const PREPARED = { prepare: true } as const;
 
 const date = (v: Date | string | null) => (v instanceof Date ? v : new Date(v!));
@@ -161,29 +167,31 @@ export class IdempotencyRepository {
   async #run(batch: Operation[]): Promise<(ClaimResult | undefined)[]> {
     const claims = batch.flatMap((o) => (o.claim ? [o.claim] : [])).sort(byKey);
     const finishes = batch.flatMap((o) => (o.finish ? [o.finish] : [])).sort(byKey);
-    const rows = await this.#sql.query<Row & { claim: string }>(
-      BATCH_SQL,
-      [
-        claims.map((c) => c.partnerId),
-        claims.map((c) => c.key),
-        claims.map((c) => c.claim),
-        claims.map((c) => c.fingerprint),
-        claims.map((c) => c.createdAt.toISOString()),
-        claims.map((c) => c.expiresAt.toISOString()),
-        claims.map((c) => c.leaseUntil.toISOString()),
-        finishes.map((f) => f.partnerId),
-        finishes.map((f) => f.key),
-        finishes.map((f) => f.claim),
-        finishes.map((f) => String(f.answer.status)),
-        finishes.map((f) => f.answer.contentType),
-        finishes.map((f) => f.answer.body),
-      ],
-      // Planned each time, not prepared: a generic plan made while the table was small joins the
-      // answers to a scan of the whole table (a hash join), kept until the table is analysed
-      // again (never, with autovacuum off): a keyed payment's cost grew with the table, to twice
-      // its own in a minute. A custom plan sees the arrays' lengths and the table's size.
-      { prepare: false },
-    );
+    const claimColumns = [
+      claims.map((c) => c.partnerId),
+      claims.map((c) => c.key),
+      claims.map((c) => c.claim),
+      claims.map((c) => c.fingerprint),
+      claims.map((c) => c.createdAt.toISOString()),
+      claims.map((c) => c.expiresAt.toISOString()),
+      claims.map((c) => c.leaseUntil.toISOString()),
+    ];
+    const answerColumns = [
+      finishes.map((f) => f.partnerId),
+      finishes.map((f) => f.key),
+      finishes.map((f) => f.claim),
+      finishes.map((f) => String(f.answer.status)),
+      finishes.map((f) => f.answer.contentType),
+      finishes.map((f) => f.answer.body),
+    ];
+    const [text, params] =
+      finishes.length === 0 ? [CLAIMS_SQL, claimColumns] : claims.length === 0 ? [ANSWERS_SQL, answerColumns] : [BATCH_SQL, [...claimColumns, ...answerColumns]];
+    // A statement with answers is planned each time, not prepared: a generic plan made while the
+    // table was small joins the answers to a scan of the whole table (a hash join), kept until the
+    // table is analysed again (never, with autovacuum off): a keyed payment's cost grew with the
+    // table, to twice its own in a minute. A custom plan sees the arrays' lengths and the table's
+    // size. The claims alone look keys up one by one (LATERAL): an index scan in any plan.
+    const rows = await this.#sql.query<Row & { claim: string }>(text, params, { prepare: text === CLAIMS_SQL });
     const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
     return batch.map((o): ClaimResult | undefined => {
       if (!o.claim) return undefined;
