@@ -30,9 +30,11 @@ export async function capturePayment(url: string) {
       return store.sql.query(text, params, options);
     },
   };
+  // The services' store: closing it first writes what the simulator's ledger still holds.
+  const servicesStore = { ...store, sql };
   try {
     const config = { ...loadConfig(), databaseUrl: url, logLevel: 'warn' };
-    const services = createServices({ log: createLogger('warn'), store: { ...store, sql }, clock: systemClock, ids: cryptoIds, config });
+    const services = createServices({ log: createLogger('warn'), store: servicesStore, clock: systemClock, ids: cryptoIds, config });
     const partner = await seedTestPartner(services, `Writes-alone partner ${Date.now()}`, 'non-profit');
     const auth = { id: partner.ClientId, name: partner.name, kind: partner.kind };
     const pay = (tranId: string) =>
@@ -51,7 +53,7 @@ export async function capturePayment(url: string) {
     if (!insert || !update || captured.length !== 2) throw new Error(`expected a payment's two statements, saw ${captured.length}`);
     return { partnerId: auth.id, payment, tranId, insert, update };
   } finally {
-    await store.close();
+    await servicesStore.close();
   }
 }
 
