@@ -30,6 +30,7 @@ const SHIPPED: [string, string][] = [
   ['0022_processor_credentials.sql', 'deab5447dea23e52'],
   ['0023_payment_line_totals.sql', '74e734c26a58e09f'],
   ['0024_notifications.sql', '5e126b1949cdbe6d'],
+  ['0025_report_index_order.sql', 'de9fe2b9063336ab'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */
