@@ -29,7 +29,9 @@ export interface SqlClient {
    * `prepare`: run it as a named prepared statement, parsed and analysed once per connection
    * instead of on every call (PostgreSQL server only; PGlite runs it as usual). Only for a
    * fixed query text or one of a bounded set of shapes: every distinct text stays prepared on
-   * every pooled connection.
+   * every pooled connection. And only where any plan is a good one (look-ups by a key): after
+   * five runs PostgreSQL may keep a generic plan made for the table's size then, until the table
+   * is analysed again (with autovacuum off, never).
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
 }
