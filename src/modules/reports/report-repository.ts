@@ -496,13 +496,21 @@ export class ReportRepository {
     const offset = (paging.pageIndex - 1) * paging.pageSize;
     // A short page that is not past the end says the total itself.
     if (rows.length < paging.pageSize && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-    if (kept && recent && !recent._late) {
-      kept.checkedId = Math.max(kept.checkedId, recent._lastId ?? 0);
-      return { rows, total: kept.settled + recent._recent };
+    const total = kept && recent ? this.#keptTotal(key!, kept, recent) : undefined;
+    return { rows, total: total ?? (await this.#count(scope, criteria)) };
+  }
+
+  /**
+   * The kept count and its recent part, added; undefined when a payment was written late (before
+   * the cutoff, after the last look): the kept count is dropped, to be counted again.
+   */
+  #keptTotal(key: string, kept: KeptCount, recent: RecentCount): number | undefined {
+    if (recent._late) {
+      this.#counts.delete(key);
+      return undefined;
     }
-    // A payment written late: the kept count is counted again.
-    if (recent?._late) this.#counts.delete(key!);
-    return { rows, total: await this.#count(scope, criteria) };
+    kept.checkedId = Math.max(kept.checkedId, recent._lastId ?? 0);
+    return kept.settled + recent._recent;
   }
 
   /**
@@ -530,11 +538,8 @@ export class ReportRepository {
       }
       const recent = recentCountStatement(scope, criteria, kept);
       const [row] = await this.#sql.query<RecentCount>(recent.text, recent.params);
-      if (!row!._late) {
-        kept.checkedId = Math.max(kept.checkedId, row!._lastId ?? 0);
-        return kept.settled + row!._recent;
-      }
-      this.#counts.delete(key);
+      const total = this.#keptTotal(key, kept, row!);
+      if (total !== undefined) return total;
       // Written late twice running: counted whole.
       if (attempt === 1) {
         const count = countStatement(scope, criteria);
