@@ -5,7 +5,8 @@
  * benchmark partner over two years (REPORT_BENCH_ROWS), and 200,000 of another partner beside them,
  * written straight into the tables (test/helpers/report-data.ts), then VACUUM ANALYZE.
  *   1. POST /api/sourceTransactionsReport: PaymentDate After a day 30 days before the newest
- *      payment, PaymentDate descending, PageSize 100, 16 clients in a closed loop: target p95 <= 50 ms.
+ *      payment, PaymentDate descending, PageSize 100, 16 clients in a closed loop: target p95 <= 50 ms,
+ *      in each of three windows of --seconds back to back (the worst is the figure).
  *      Each request names another day of that month (the total count is worked out each time).
  *   2. POST /api/exportSourceTransactionsReport, CSV, every payment: target >= 100,000 rows/s, and
  *      the server's resident memory grows by less than 100 MB during it.
@@ -17,6 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import autocannon from 'autocannon';
 import { availableParallelism, loadavg } from 'node:os';
 import { openPostgres } from '../src/platform/database/database.ts';
 import { readCriteria } from '../src/modules/reports/report-criteria.ts';
@@ -78,30 +80,38 @@ function pageBody(i: number): string {
 }
 
 /**
- * `CLIENTS` clients, each sending its next request as soon as the last is answered: report pages,
- * or (the baseline, measured in the same run) an authenticated route that does nothing.
+ * `CLIENTS` connections, each sending its next request as soon as the last is answered: report
+ * pages, or (the baseline, measured in the same run) an authenticated route that does nothing.
+ * autocannon sends them (its client spent 0.3 ms of this machine's two cores a page, Node's http
+ * client 0.7-0.9, taken from the server it measures), and each answer's time is read exactly from
+ * its 'response' event (its own histogram keeps whole milliseconds and has no p95).
  */
 async function closedLoop(server: BenchServer, seconds: number, request: 'page' | 'baseline') {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  let n = 0;
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
-  let n = 0;
-  const deadline = performance.now() + seconds * 1000;
   const began = performance.now();
   const cpuBefore = serverCpuSeconds(server);
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const { status } = request === 'page' ? await post(server, agent, '/api/sourceTransactionsReport', pageBody(n++)) : await post(server, agent, '/api/probe/authed', undefined);
-        latencies.push(performance.now() - started);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-    }),
-  );
+  const options: autocannon.Options = {
+    url: server.url,
+    connections: CLIENTS,
+    duration: seconds,
+    headers: { AccessToken: server.info.token },
+    requests: [
+      request === 'page'
+        ? { method: 'POST', path: '/api/sourceTransactionsReport', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: pageBody(n++) }) }
+        : { method: 'GET', path: '/api/probe/authed' },
+    ],
+  };
+  const { errors } = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    instance.on('response', (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
   const elapsed = (performance.now() - began) / 1000;
   const cpu = serverCpuSeconds(server) - cpuBefore;
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
@@ -112,6 +122,7 @@ async function closedLoop(server: BenchServer, seconds: number, request: 'page' 
     p99Ms: round(percentile(latencies, 99)),
     maxMs: round(latencies.at(-1) ?? 0),
     statuses,
+    errors,
   };
 }
 
@@ -229,7 +240,11 @@ export async function run(options: { seconds: number }) {
       process.stdout.write('JSON pages\n');
       const loadBefore = loadavg()[0]!;
       await closedLoop(server, 3, 'page');
-      const page = await closedLoop(server, options.seconds, 'page');
+      // Three windows back to back: the server's cost a page rises by a third after some 25 s of
+      // this load (docs/decisions.md, "Transaction reports runs"); the worst window is the figure.
+      const windows: Awaited<ReturnType<typeof closedLoop>>[] = [];
+      for (let w = 0; w < 3; w++) windows.push(await closedLoop(server, options.seconds, 'page'));
+      const page = windows.reduce((worst, w) => (w.p95Ms > worst.p95Ms ? w : worst));
       const baseline = await closedLoop(server, options.seconds, 'baseline');
       process.stdout.write('CSV export\n');
       const csv = await exportOnce(server, 'csv', rows);
@@ -248,7 +263,8 @@ export async function run(options: { seconds: number }) {
         // Not a target: an authenticated GET that does nothing, under the same clients, in the same run.
         baselineAuthedGet: baseline,
         pageToBaselineP95Ratio: round(page.p95Ms / Math.max(0.01, baseline.p95Ms), 1),
-        page: { filter: `PaymentDate After ${dayBefore(30)} (and the two days after it), PaymentDate descending`, pageSize: PAGE_SIZE, ...page },
+        page: { filter: `PaymentDate After ${dayBefore(30)} (and the two days after it), PaymentDate descending`, pageSize: PAGE_SIZE, worstWindow: windows.indexOf(page) + 1, ...page },
+        pageWindows: windows.map((w) => ({ requestsPerSec: w.requestsPerSec, serverCpuMsPerRequest: w.serverCpuMsPerRequest, p50Ms: w.p50Ms, p95Ms: w.p95Ms, p99Ms: w.p99Ms })),
         csv,
         excel,
         plans,
