@@ -240,8 +240,9 @@ export async function run(options: { seconds: number }) {
       process.stdout.write('JSON pages\n');
       const loadBefore = loadavg()[0]!;
       await closedLoop(server, 3, 'page');
-      // Three windows back to back: the server's cost a page rises by a third after some 25 s of
-      // this load (docs/decisions.md, "Transaction reports runs"); the worst window is the figure.
+      // Three windows back to back, so that a cost that grows under sustained load shows (V8's
+      // pretenuring once raised a page's by a third after some 25 s: docs/decisions.md, "Memory
+      // and speed"); the worst window is the figure.
       const windows: Awaited<ReturnType<typeof closedLoop>>[] = [];
       for (let w = 0; w < 3; w++) windows.push(await closedLoop(server, options.seconds, 'page'));
       const page = windows.reduce((worst, w) => (w.p95Ms > worst.p95Ms ? w : worst));

@@ -23,9 +23,9 @@ let fx: ReportFixture;
 let volume: TestPartner;
 /**
  * On PostgreSQL COPY writes the file as fast as the buffers between it and the client take it:
- * the socket buffers of both hops grow to several MB each (tcp_rmem allows 32 MB here), and a
- * file of 25,000 rows (11 MB) once fitted in them whole under a full test run, so the paused
- * client saw COPY finished. 100,000 rows (45 MB) do not fit.
+ * the socket buffers of both hops grow to several MB each (tcp_rmem allows 32 MB here), so a
+ * file of 25,000 rows (11 MB) can fit in them whole under a full test run, and the paused client
+ * would see COPY finished. 100,000 rows (45 MB) do not fit.
  */
 const VOLUME_ROWS = testDatabaseUrl() ? 100_000 : 25_000;
 
