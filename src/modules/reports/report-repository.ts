@@ -134,6 +134,14 @@ const FORMULA_CODES = FORMULA_STARTS.map((c) => c.codePointAt(0)).join(', ');
 /** A text value, neutralised as report-cells.ts says (the same characters). */
 const neutralised = (value: string) => `CASE WHEN ascii(${value}) IN (${FORMULA_CODES}) THEN '''' || ${value} ELSE ${value} END`;
 
+/**
+ * Cents as a decimal with two places: an exact numeric times 0.01 has two (a scale of 0 + 2).
+ * The thirteen amount cells are a third of the CSV statement's work (one process, 1,000,000
+ * rows: 2.8 of 8.7 s); this form takes about a quarter less than building the text from integer
+ * arithmetic (sign, whole part, lpad of the cents), and numeric division twice as much as that.
+ */
+export const centsText = (cents: string) => `((${cents})::numeric * 0.01)::text`;
+
 /** A value of the field as its CSV cell (text): the database writes every cell of the file. */
 function csvValue(field: ReportField, value: string): string {
   if (field.showsName && field.enum) {
@@ -142,9 +150,7 @@ function csvValue(field: ReportField, value: string): string {
   }
   switch (field.type) {
     case 'amount':
-      // Cents as a decimal with two places, in integer arithmetic: numeric division and rounding
-      // cost twice as much (the amounts were a fifth of COPY's time).
-      return `CASE WHEN (${value}) < 0 THEN '-' ELSE '' END || (abs(${value}) / 100) || '.' || lpad((abs(${value}) % 100)::text, 2, '0')`;
+      return centsText(value);
     case 'datetime':
       return isoInstant(value);
     case 'date':

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import { insertSyntheticPayments } from '../../helpers/report-data.ts';
 import { type ReportCriteria, type ReportRequestInput, readCriteria } from '../../../src/modules/reports/report-criteria.ts';
-import { type ReportScope, ReportRepository, countStatement, exportStatement, pageStatement } from '../../../src/modules/reports/report-repository.ts';
+import { type ReportScope, ReportRepository, centsText, countStatement, exportStatement, pageStatement } from '../../../src/modules/reports/report-repository.ts';
 
 /**
  * The report's SQL against a volume of payments: which index each filter and sort uses (EXPLAIN),
@@ -113,6 +113,21 @@ describe('plans (EXPLAIN) at volume', () => {
     expect(text).toMatch(/Index Scan Backward using payments_partner_created/);
     // PaymentDate then PaymentId is the index's order: the rows are not sorted again.
     expect(text, text).not.toMatch(/Sort/);
+  });
+});
+
+describe('CSV amounts', () => {
+  it('are the cents as a decimal with two places, exactly, whatever the sign or size', async () => {
+    const cents = ['0', '1', '9', '10', '99', '100', '2500', '-1', '-50', '-99', '-100', '-12345', '9007199254740993', '-9223372036854775808'];
+    const expected = cents.map((c) => {
+      const n = BigInt(c);
+      const abs = n < 0n ? -n : n;
+      return `${n < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+    });
+    const rows = await ctx.store.sql.query<{ cell: string | null }>(`SELECT ${centsText('v')} AS cell FROM unnest($1::bigint[]) WITH ORDINALITY AS t(v, n) ORDER BY n`, [cents]);
+    expect(rows.map((r) => r.cell)).toEqual(expected);
+    const [missing] = await ctx.store.sql.query<{ cell: string | null }>(`SELECT ${centsText('NULL::bigint')} AS cell`);
+    expect(missing!.cell).toBeNull();
   });
 });
 
