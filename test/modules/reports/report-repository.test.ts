@@ -131,6 +131,24 @@ describe('CSV amounts', () => {
   });
 });
 
+describe('names of other rows', () => {
+  it('are the same in a page (a subquery, skipped for a payment that names no row) as in an export (joined)', async () => {
+    const c = criteria({});
+    const page = pageStatement(nonProfit, c, { pageIndex: 1, pageSize: 1000 });
+    const names = ['settlementBatch', 'integrationSourceName', 'organizationName', 'charityName', 'recurringProfileId'] as const;
+    type Named = Record<(typeof names)[number] | 'paymentId', unknown>;
+    const paged = await ctx.store.sql.query<Named>(page.text, page.params);
+    const exported = new Map((await ctx.store.sql.query<Named>(exportStatement(nonProfit, c).text, exportStatement(nonProfit, c).params)).map((r) => [r.paymentId, r]));
+    expect(paged).toHaveLength(1000);
+    for (const row of paged) for (const name of names) expect(row[name], name).toEqual(exported.get(row.paymentId)![name]);
+    // Both branches of the guard: payments with a batch and an organization, and without.
+    for (const name of ['settlementBatch', 'organizationName'] as const) {
+      expect(paged.some((r) => r[name] === null)).toBe(true);
+      expect(paged.some((r) => r[name] !== null)).toBe(true);
+    }
+  });
+});
+
 describe('export batches', () => {
   const sorts: [string, ReportRequestInput][] = [
     ['the default sort', {}],
