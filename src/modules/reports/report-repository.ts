@@ -51,8 +51,12 @@ interface Column {
 
 const col = (sql: string, type: SqlType): Column => ({ sql, type });
 
-/** A field of another row: joined where exports read rows (ROWS_FROM: one hash join, not a subquery per row), a subquery in a page (pageStatement). */
-const lookup = (type: SqlType, from: string, via: string, value: string): Column => ({ sql: value, type, lookup: { from, link: `${from.split(' ')[1]}.id = ${via}`, value, via } });
+/**
+ * A field of another row (`key`, its primary key, is the payment's column `via`): joined where
+ * exports read rows (ROWS_FROM: one hash join, not a subquery per row), a subquery in a page
+ * (pageStatement).
+ */
+const lookup = (type: SqlType, from: string, key: string, via: string, value: string): Column => ({ sql: value, type, lookup: { from, link: `${key} = ${via}`, value, via } });
 
 /** A refund's or a void's amount or time: the joined adjustment's, or (filters) the adjustment itself. */
 const adjustment = (kind: 'refund' | 'void', column: string, type: SqlType, value: string): Column => ({
@@ -93,20 +97,20 @@ const COLUMNS: Readonly<Record<ReportFieldKey, Column>> = {
   responseCode: col('p.response_code', 'text'),
   responseMessage: col('p.message', 'text'),
   settlementDate: col('p.settled_at', 'timestamptz'),
-  settlementBatch: lookup('int', 'settlement_batches b', 'p.settlement_batch_id', 'b.batch_no'),
+  settlementBatch: lookup('int', 'settlement_batches b', 'b.id', 'p.settlement_batch_id', 'b.batch_no'),
   refundedAmountCents: adjustment('refund', 'amount_cents', 'bigint', 'x.amount_cents'),
   refundedDate: adjustment('refund', 'processed_at', 'timestamptz', 'x.processed_at'),
   voidedAmountCents: adjustment('void', 'amount_cents', 'bigint', 'x.amount_cents'),
   voidedDate: adjustment('void', 'processed_at', 'timestamptz', 'x.processed_at'),
   processorGuid: col('p.processor_id', 'uuid'),
   integrationSourceGuid: col('p.integration_source_id', 'uuid'),
-  integrationSourceName: lookup('text', 'integration_sources s', 'p.integration_source_id', 's.name'),
+  integrationSourceName: lookup('text', 'integration_sources s', 's.id', 'p.integration_source_id', 's.name'),
   organizationGuid: col('p.organization_id', 'uuid'),
-  organizationName: lookup('text', 'organizations o', 'p.organization_id', 'o.name'),
+  organizationName: lookup('text', 'organizations o', 'o.id', 'p.organization_id', 'o.name'),
   charityId: col('p.charity_id', 'uuid'),
-  charityName: lookup('text', 'charities c', 'p.charity_id', 'c.name'),
+  charityName: lookup('text', 'charities c', 'c.id', 'p.charity_id', 'c.name'),
   recurringProfileGuid: col('p.recurring_profile_id', 'uuid'),
-  recurringProfileId: lookup('int', 'recurring_profiles r', 'p.recurring_profile_id', 'r.profile_id'),
+  recurringProfileId: lookup('int', 'recurring_profiles r', 'r.id', 'p.recurring_profile_id', 'r.profile_id'),
   billDate: col('p.bill_date', 'date'),
   payLinkId: col('p.pay_link_id', 'text'),
   firstName: col('p.first_name', 'text'),
