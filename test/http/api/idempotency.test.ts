@@ -353,6 +353,10 @@ describe('the key', () => {
     expect(after.statusCode).toBe(201);
     expect(after.headers['idempotent-replayed']).toBeUndefined();
     expect(after.json().PaymentGuid).not.toBe(first.json().PaymentGuid);
+    // The key is the new request's now: its answer is the one kept.
+    const replayed = await call('POST', '/api/payment', { body, key });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toBe(after.body);
     // The purge job deletes what is past its TTL, and only that.
     const other = randomUUID();
     await call('POST', '/api/payment', { body, key: other });
