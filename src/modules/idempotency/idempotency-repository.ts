@@ -103,7 +103,11 @@ const PURGE_SQL = `WITH gone AS (
   RETURNING 1
 ) SELECT count(*)::int AS n FROM gone`;
 
-/** Look-ups by the primary key (their generic plans are index scans whatever the table holds): prepared once per connection. */
+/**
+ * Look-ups by the primary key: prepared once per connection. Their generic plans are index scans,
+ * except one made while the table, analysed, held a page or two (a sequential scan, as cheap
+ * then); the next ANALYZE, which autovacuum runs as the table grows, replaces it.
+ */
 const PREPARED = { prepare: true } as const;
 
 const date = (v: Date | string | null) => (v instanceof Date ? v : new Date(v!));
@@ -190,7 +194,9 @@ export class IdempotencyRepository {
     // table was small joins the answers to a scan of the whole table (a hash join), kept until the
     // table is analysed again (never, with autovacuum off): a keyed payment's cost grew with the
     // table, to twice its own in a minute. A custom plan sees the arrays' lengths and the table's
-    // size. The claims alone look keys up one by one (LATERAL): an index scan in any plan.
+    // size. The claims alone look keys up one by one (LATERAL), only for keys taken: an index scan
+    // in a generic plan (but one made while the table, analysed, held a page or two, as PREPARED
+    // says), and the look-up is rare.
     const rows = await this.#sql.query<Row & { claim: string }>(text, params, { prepare: text === CLAIMS_SQL });
     const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
     return batch.map((o): ClaimResult | undefined => {
