@@ -8,8 +8,9 @@
  * ceiling the writes set, whatever the service does.
  *
  * Idempotency keys (issue 29), in the same run: a payment with a new Idempotency-Key each against
- * one without (target: >= 90 % of its throughput; measured in alternating rounds, so that the
- * payments table's growth weighs on both alike), a replay (the same key and request again)
+ * one without (target: >= 90 % of its throughput; measured in six pairs of loads back to back,
+ * so that the payments table's growth and the machine's drift weigh on both alike, the figure
+ * being the median of the pairs' ratios), a replay (the same key and request again)
  * against a new payment (target: faster), and a refused duplicate TranId (no key) against a new
  * payment (reported). Each of these loads also gives its CPU time per request (the server process
  * and its PostgreSQL backends), and the ratios by it (`byCpu`): on a shared machine the rates of
@@ -23,6 +24,14 @@ import { type BenchServer, type LoadResult, load, startServer } from './lib/harn
 import { measureWritesAlone } from './lib/payment-writes-alone.ts';
 
 const CONNECTIONS = 32;
+/** Keyed and unkeyed loads, in pairs (measureIdempotency). */
+const PAIRS = 6;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 export function paymentBody(): string {
   return JSON.stringify({
@@ -148,14 +157,20 @@ export async function measureIdempotency(server: BenchServer, seconds: number, u
   const headers = { AccessToken: server.info.token, 'content-type': 'application/json' };
   const unkeyed = newPayment(server, false);
   const keyed = newPayment(server, true);
+  await load({ ...unkeyed, seconds: 2 });
   await load({ ...keyed, seconds: 2 });
-  // Alternating rounds: the payments table grows under both alike.
+  // Pairs of loads, back to back: the payments table grows under both alike, and each pair's
+  // ratio is of two loads a few seconds apart. The machine's speed drifts, and a load now and then
+  // runs a fifth slower or faster than the one before it: the median of the pairs' ratios is the
+  // figure, the ratio of the mean rates beside it.
   const rounds = { unkeyed: [] as (LoadResult & { cpuUsPerRequest: number })[], keyed: [] as (LoadResult & { cpuUsPerRequest: number })[] };
-  for (let i = 0; i < 2; i++) {
-    rounds.unkeyed.push(await measured(server, url, () => load({ ...unkeyed, seconds: seconds / 2 })));
-    rounds.keyed.push(await measured(server, url, () => load({ ...keyed, seconds: seconds / 2 })));
+  for (let i = 0; i < PAIRS; i++) {
+    rounds.unkeyed.push(await measured(server, url, () => load({ ...unkeyed, seconds: seconds / 4 })));
+    rounds.keyed.push(await measured(server, url, () => load({ ...keyed, seconds: seconds / 4 })));
   }
   const rate = (list: LoadResult[]) => Math.round(list.reduce((a, r) => a + r.requestsPerSec, 0) / list.length);
+  const pairRatios = rounds.keyed.map((k, i) => k.requestsPerSec / rounds.unkeyed[i]!.requestsPerSec);
+  const pairCpuRatios = rounds.keyed.map((k, i) => rounds.unkeyed[i]!.cpuUsPerRequest / k.cpuUsPerRequest);
   // A replay: one payment made with a key, then the same key and body again and again.
   const replayBody = paymentBody();
   const replayKey = randomUUID();
@@ -170,17 +185,19 @@ export async function measureIdempotency(server: BenchServer, seconds: number, u
   const duplicates = await measured(server, url, () => load({ ...duplicateLoad, seconds }));
   const newAfter = await load({ ...unkeyed, seconds });
   const again = await paymentOnce(server, duplicateBody);
-  const keyedRatio = rate(rounds.keyed) / rate(rounds.unkeyed);
+  const keyedRatio = median(pairRatios);
   const cpu = (list: { cpuUsPerRequest: number }[]) => Math.round(list.reduce((a, r) => a + r.cpuUsPerRequest, 0) / list.length);
   const newRate = (newOnes.requestsPerSec + newAfter.requestsPerSec) / 2;
   return {
     unkeyedPaymentsPerSec: rate(rounds.unkeyed),
     keyedPaymentsPerSec: rate(rounds.keyed),
     keyedToUnkeyedRatio: Number(keyedRatio.toFixed(3)),
+    keyedToUnkeyedPairRatios: pairRatios.map((r) => Number(r.toFixed(3))),
+    keyedToUnkeyedRatioOfMeans: Number((rate(rounds.keyed) / rate(rounds.unkeyed)).toFixed(3)),
     // The same ratios from CPU time per request (server and database): the rates the machine would give alone.
     cpuUsPerRequest: { unkeyed: cpu(rounds.unkeyed), keyed: cpu(rounds.keyed), newPayment: newOnes.cpuUsPerRequest, replay: replays.cpuUsPerRequest, refusedDuplicate: duplicates.cpuUsPerRequest },
     byCpu: {
-      keyedToUnkeyedRatio: Number((cpu(rounds.unkeyed) / cpu(rounds.keyed)).toFixed(3)),
+      keyedToUnkeyedRatio: Number(median(pairCpuRatios).toFixed(3)),
       replayToNewRatio: Number((newOnes.cpuUsPerRequest / replays.cpuUsPerRequest).toFixed(3)),
       refusedDuplicateToNewRatio: Number((newOnes.cpuUsPerRequest / duplicates.cpuUsPerRequest).toFixed(3)),
     },
