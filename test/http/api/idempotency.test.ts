@@ -31,7 +31,7 @@ function probes(api: FastifyInstance) {
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ extraApiRoutes: probes });
+  ctx = await createTestContext({ extraApiRoutes: probes, config: { notificationAllowPrivate: true } });
 });
 afterAll(() => ctx.close());
 
@@ -164,6 +164,25 @@ describe('the key', () => {
     expect((await call('POST', '/api/payment', { body: card({ CardNum: '5555555555554444' }), key })).statusCode).toBe(422);
     expect((await call('POST', '/api/paymentAch', { body: ach(), key })).statusCode).toBe(422);
     expect(await counts()).toEqual(before);
+  });
+
+  it('is stored without the secrets: two requests that differ only in what it leaves out are the same request', async () => {
+    // A card's middle digits and its CVV: the fingerprint holds the first six, the last four and the lengths.
+    const key = randomUUID();
+    const first = await call('POST', '/api/payment', { body: card(), key });
+    expect(first.statusCode).toBe(201);
+    const middle = await call('POST', '/api/payment', { body: card({ CardNum: '4242420000004242', CVNum: '999' }), key });
+    expect(middle.headers['idempotent-replayed']).toBe('true');
+    expect(middle.body).toBe(first.body);
+    expect((await call('POST', '/api/payment', { body: card({ CVNum: '9999' }), key })).statusCode).toBe(422);
+    // A webhook's AccessToken, chosen by the partner: by its length.
+    const hook = (token: string) => ({ NotificationConfigs: [{ NotificationConfigurationTypeId: '1', NotificationProtocolTypeId: '1', NotificationUrl: 'http://127.0.0.1:9/payments', AccessToken: token }] });
+    const hookKey = randomUUID();
+    const saved = await call('PUT', '/api/notificationConfig', { body: hook('summer2026'), key: hookKey });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call('PUT', '/api/notificationConfig', { body: hook('winter2026'), key: hookKey })).headers['idempotent-replayed']).toBe('true');
+    expect((await call('PUT', '/api/notificationConfig', { body: hook('autumn2026'), key: randomUUID() })).statusCode).toBe(200);
+    expect((await call('PUT', '/api/notificationConfig', { body: hook('spring-2026'), key: hookKey })).statusCode).toBe(422);
   });
 
   it('is the same request whatever the order of the properties, their spacing or the letter case of the path', async () => {
