@@ -142,11 +142,15 @@ function parseValue(field: ReportField, raw: string, path: string): Parsed {
   }
 }
 
-/** The bounds of a day filter: instants (UTC midnight, ISO) for datetime fields, days for date fields. */
+/**
+ * The bounds of a day filter: instants (UTC midnight, ISO) for datetime fields, days for date
+ * fields. The end of 9999-12-31 is in year 10000, which JavaScript writes +010000 and PostgreSQL
+ * reads as 10000.
+ */
 function dayBound(field: ReportField, day: string, after: boolean): BoundValue {
   const start = calendarDay(day)!;
-  const at = after ? nextDay(start) : start;
-  return field.type === 'datetime' ? at.toISOString() : at.toISOString().slice(0, 10);
+  const at = (after ? nextDay(start) : start).toISOString().replace(/^\+0*/, '');
+  return field.type === 'datetime' ? at : at.slice(0, at.indexOf('T'));
 }
 
 /** The condition of an operation on already-parsed values (their count checked). */

@@ -84,7 +84,7 @@ export function surelyNotApplied(err: unknown): boolean {
 }
 
 /** PostgreSQL's "data exception" codes that bad input causes (class 22). */
-const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22001', '22023', '22004']);
+const INVALID_INPUT = new Set(['22P02', '22021', '22P05', '22003', '22007', '22008', '22009', '22001', '22023', '22004']);
 
 /** A driver's error in the service's vocabulary (see the top of this file); any other error as it is. */
 export function translateDatabaseError(err: unknown): unknown {

@@ -152,6 +152,10 @@ describe('filters', () => {
     ['a GUID in upper case', { Name: 'IntegrationSourceGuid', Operation: 0, Values: ['SOURCE2'] }, ['b']],
     ['a day field', { Name: 'BillDate', Operation: 14 }, ['g', 'f', 'e', 'd', 'c', 'b', 'a']],
     ['a value made to look like SQL is only a value', { Name: 'TranId', Operation: 0, Values: ["r-1' OR '1'='1"] }, []],
+    // The calendar's last day: its end is the first midnight of year 10000.
+    ['the last day: 0 Equals', { Name: 'PaymentDate', Operation: 0, Values: ['9999-12-31'] }, []],
+    ['the last day: 17 OnOrBefore', { Name: 'PaymentDate', Operation: 17, Values: ['9999-12-31'] }, ['g', 'f', 'e', 'd', 'c', 'b', 'a']],
+    ['the last day: 11 Between, of a day field', { Name: 'BillDate', Operation: 11, Values: ['2026-01-01', '9999-12-31'] }, []],
   ])('%s', async (_name, filter, expected) => {
     const values = (filter as { Values?: string[] }).Values?.map(
       (v: string) => ({ PA: String(fx.paid.a.PaymentId), PC: String(fx.paid.c.PaymentId), ORG2: fx.organizations.second, SOURCE2: fx.sources.second.toUpperCase() } as Record<string, string>)[v] ?? v,

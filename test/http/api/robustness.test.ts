@@ -241,6 +241,8 @@ describe('the database backstop', () => {
     const isInvalidDatabaseInput = (e: unknown) => findError(translateDatabaseError(e), InvalidStoredValueError) !== undefined;
     expect(isInvalidDatabaseInput(Object.assign(new Error('Failed query'), { cause: { code: '22P02' } }))).toBe(true);
     expect(isInvalidDatabaseInput({ code: '22021' })).toBe(true);
+    // A date or time the database cannot read (a year written +010000, a time zone out of range).
+    expect(isInvalidDatabaseInput({ code: '22009' })).toBe(true);
     expect(isInvalidDatabaseInput({ code: '23505' })).toBe(false);
     expect(isInvalidDatabaseInput(new Error('plain'))).toBe(false);
   });
