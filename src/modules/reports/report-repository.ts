@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import type { RowCursor, SqlClient } from '../../platform/database/database.ts';
@@ -468,8 +469,12 @@ interface RecentCount {
   _late: boolean;
 }
 
-/** Which kept count a report's is: its settled count's text and values. */
-const keptCountKey = (settled: Statement) => `${settled.text}\n${JSON.stringify(settled.params)}`;
+/**
+ * Which kept count a report's is: a digest of its settled count's text and values. Not the text
+ * itself: a report's filters may run to 10,000 values, and a thousand kept counts would hold
+ * their statements.
+ */
+export const keptCountKey = (settled: Statement) => createHash('sha256').update(settled.text).update('\n').update(JSON.stringify(settled.params)).digest('base64url');
 
 /** The recent count a page's rows carry (the first row's: every row has the same). */
 const recentOf = (rows: Partial<RecentCount>[]): RecentCount => ({ _recent: rows[0]!._recent!, _lastId: rows[0]!._lastId ?? null, _late: rows[0]!._late! });

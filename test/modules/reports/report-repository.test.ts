@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../../helpers/context.ts';
 import { insertSyntheticPayments } from '../../helpers/report-data.ts';
 import { type ReportCriteria, type ReportRequestInput, readCriteria } from '../../../src/modules/reports/report-criteria.ts';
-import { type ReportScope, ReportRepository, centsText, countStatement, exportStatement, pageStatement } from '../../../src/modules/reports/report-repository.ts';
+import { type ReportScope, ReportRepository, centsText, countStatement, exportStatement, keptCountKey, pageStatement, settledCountStatement } from '../../../src/modules/reports/report-repository.ts';
 
 /**
  * The report's SQL against a volume of payments: which index each filter and sort uses (EXPLAIN),
@@ -228,6 +228,16 @@ describe('the total of a page', () => {
       to: new Date(to),
       prefix,
     });
+
+  it('is kept under a digest of its statement, not the statement: a report of 10,000 filter values keeps 43 characters', async () => {
+    const values = Array.from({ length: 100 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const key = (last: string) =>
+      keptCountKey(settledCountStatement(forProfit(), criteria({ filters: Array.from({ length: 100 }, () => ({ name: 'PaymentGuid', operation: 13, values: [...values.slice(1), last] })) })));
+    const one = key(values[0]!);
+    expect(one).toHaveLength(43);
+    expect(key(values[0]!)).toBe(one);
+    expect(key('00000000-0000-4000-8000-999999999999')).not.toBe(one);
+  });
 
   it('is exact as payments are added, a kept count or not: old times (written late), recent ones, and fields that change', async () => {
     const repository = new ReportRepository({ sql: ctx.store.sql });
