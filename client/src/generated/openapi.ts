@@ -1017,7 +1017,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json-patch+json": {
-                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. At most 1000 values in all. */
                     Filters: {
                         /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
                         Name: string;
@@ -1144,7 +1144,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json-patch+json": {
-                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. At most 1000 values in all. */
                     Filters: {
                         /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
                         Name: string;
@@ -2331,7 +2331,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json-patch+json": {
-                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. At most 1000 values in all. */
                     Filters: {
                         /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
                         Name: string;
@@ -4143,7 +4143,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json-patch+json": {
-                    /** @description Required; may be empty. A payment is in the report when it passes every filter. */
+                    /** @description Required; may be empty. A payment is in the report when it passes every filter. At most 1000 values in all. */
                     Filters: {
                         /** @description A field of the report row (any letter case): PaymentId, PaymentGuid, PaymentDate, ProcessedDate, TranId, PaymentExternalId, AuthCode, PaymentMethod, PaymentMethodTypeId, PaymentMethodType, CardType, CardLastFour, CheckAccountLastFour, Currency, Amount, TipAmount, TaxAmount, ShippingFee, Surcharge, TotalAmount, TotalFees, TotalCommission, PartnerCommission, PlatformCommission, NetAmount, ProcessStatus, ProcessStatusName, PaymentResult, PaymentResultName, ResponseCode, ResponseMessage, SettlementDate, SettlementBatch, RefundedAmount, RefundedDate, VoidedAmount, VoidedDate, ProcessorGuid, IntegrationSourceGuid, IntegrationSourceName, OrganizationGuid, OrganizationName, CharityId, CharityName, RecurringProfileGuid, RecurringProfileId, BillDate, PayLinkId, FirstName, LastName, EmailAddress, ExternalConstituentId. */
                         Name: string;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { centsToWire } from '../../domain/money.ts';
 import type { Services } from '../../composition.ts';
-import { MAX_FILTER_VALUE_LENGTH, MAX_PAGE_SIZE, MAX_SORT_COLUMNS, DEFAULT_PAGE_SIZE, OPERATIONS_BY_TYPE, Operation } from '../../modules/reports/report-criteria.ts';
+import { MAX_FILTER_VALUES, MAX_FILTER_VALUE_LENGTH, MAX_PAGE_SIZE, MAX_SORT_COLUMNS, DEFAULT_PAGE_SIZE, OPERATIONS_BY_TYPE, Operation } from '../../modules/reports/report-criteria.ts';
 import { EXPORT_CONTENT_TYPES } from '../../modules/reports/report-export.ts';
 import { REPORT_FIELDS, type ReportField, shownValue } from '../../modules/reports/report-fields.ts';
 import type { ReportFile, ReportPage, ReportRow, ReportScopeInput } from '../../modules/reports/report-service.ts';
@@ -58,7 +58,7 @@ const SortColumn = Type.Object(
 );
 
 const common = {
-  Filters: Type.Array(ReportFilter, { maxItems: 100, description: 'Required; may be empty. A payment is in the report when it passes every filter.' }),
+  Filters: Type.Array(ReportFilter, { maxItems: 100, description: `Required; may be empty. A payment is in the report when it passes every filter. At most ${MAX_FILTER_VALUES} values in all.` }),
   SortColumns: Type.Optional(
     Type.Array(SortColumn, { maxItems: MAX_SORT_COLUMNS, description: 'Default PaymentDate descending. PaymentId, in the direction of the first column, breaks ties.' }),
   ),

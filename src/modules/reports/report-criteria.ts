@@ -97,6 +97,11 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_SORT_COLUMNS = 10;
 export const MAX_FILTER_VALUE_LENGTH = 200;
+/**
+ * Filter values of one request, all filters together: a hundred filters of a hundred values each
+ * made a page cost about 115 µs a payment of the partner's, minutes for a million.
+ */
+export const MAX_FILTER_VALUES = 1_000;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const INTEGER = /^\d{1,10}$/;
@@ -336,6 +341,11 @@ function readSort(input: NonNullable<ReportRequestInput['sortColumns']>, violati
 export function readCriteria(input: ReportRequestInput): { criteria: ReportCriteria; violations: [] } | { criteria?: undefined; violations: RuleViolation[] } {
   const violations: RuleViolation[] = [];
   const filters: ReportFilter[] = [];
+  const valueCount = (input.filters ?? []).reduce((n, f) => n + (f.values?.length ?? 0), 0);
+  if (valueCount > MAX_FILTER_VALUES) {
+    violations.push({ code: Rule.OutOfRange, field: 'filters', message: `{filters} may hold at most ${MAX_FILTER_VALUES} values in all (${valueCount} given).` });
+    return { violations };
+  }
   for (const [i, filter] of (input.filters ?? []).entries()) {
     const read = readFilter(filter, i, violations);
     if (read) filters.push(read);

@@ -356,6 +356,11 @@ describe('bad requests (400 BrokenRule)', () => {
     ['a field name made to look like SQL', { Filters: [{ Name: 'PaymentDate; DROP TABLE payments', Operation: 7, Values: ['2026-01-01'] }] }, [[8000, "'Filters[0].Name' names no field of the report: 'PaymentDate; DROP TABLE payments'."]]],
     ['several sort columns without Order', { Filters: [], SortColumns: [{ Name: 'Amount' }, { Name: 'TranId' }] }, [[1001, "'SortColumns[0].Order' is required when several columns are sorted by."], [1001, "'SortColumns[1].Order' is required when several columns are sorted by."]]],
     ['a sort column that is no field', { Filters: [], SortColumns: [{ Name: 'Nope' }] }, [[8000, "'SortColumns[0].Name' names no field of the report: 'Nope'."]]],
+    [
+      'more than 1,000 filter values in all',
+      { Filters: Array.from({ length: 11 }, () => ({ Name: 'TranId', Operation: 12, Values: Array.from({ length: 100 }, (_, i) => `r-${i}`) })) },
+      [[1005, "'Filters' may hold at most 1000 values in all (1100 given)."]],
+    ],
   ])('%s', async (_name, body, expected) => {
     const res = await report(body);
     expect(res.statusCode).toBe(400);
