@@ -46,6 +46,15 @@ export const SECRET_GRACE_MS = 24 * 3_600_000;
 /** The most URLs a partner keeps. */
 export const MAX_CONFIGS = 10;
 const ACCESS_TOKEN_MAX = 500;
+
+/**
+ * A webhook's AccessToken is sent as a header's value: printable ASCII only (a control
+ * character, or a letter beyond Latin-1, made every delivery fail in the HTTP client).
+ */
+function accessTokenProblem(field: string, token: string | null | undefined): Violation | undefined {
+  if (typeof token !== 'string' || (token.length <= ACCESS_TOKEN_MAX && /^[\x20-\x7e]*$/.test(token))) return undefined;
+  return { code: Rule.InvalidFormat, field, message: `{${field}} must be at most ${ACCESS_TOKEN_MAX} printable ASCII characters (it is sent as a header).` };
+}
 /** Opened secrets are kept this long in the process: a delivery does not open them every time. */
 const CACHE_MS = 60_000;
 
@@ -113,9 +122,8 @@ export class NotificationConfigService {
       if (input.retries !== undefined && (!Number.isInteger(input.retries) || input.retries < 0 || input.retries > MAX_RETRIES)) {
         violations.push({ code: Rule.OutOfRange, field: at(i, 'retries'), message: `{${at(i, 'retries')}} must be a whole number from 0 to ${MAX_RETRIES}.` });
       }
-      if (typeof input.accessToken === 'string' && (input.accessToken.length > ACCESS_TOKEN_MAX || /[\r\n\0]/.test(input.accessToken))) {
-        violations.push({ code: Rule.InvalidFormat, field: at(i, 'accessToken'), message: `{${at(i, 'accessToken')}} must be at most ${ACCESS_TOKEN_MAX} characters on one line.` });
-      }
+      const tokenProblem = accessTokenProblem(at(i, 'accessToken'), input.accessToken);
+      if (tokenProblem) violations.push(tokenProblem);
     }
     const kept = new Set(existing.keys());
     for (const input of inputs) if (input.isDeleted && input.notificationConfigId !== undefined) kept.delete(input.notificationConfigId);
@@ -219,9 +227,8 @@ export class NotificationConfigService {
       const problem = await resolvedUrlProblem(input.url, this.#policy);
       if (problem) violations.push({ code: Rule.NotificationUrlNotAllowed, field: 'url', message: `{url} ${problem}.` });
     }
-    if (input.accessToken !== undefined && (input.accessToken.length > ACCESS_TOKEN_MAX || /[\r\n\0]/.test(input.accessToken))) {
-      violations.push({ code: Rule.InvalidFormat, field: 'accessToken', message: `{accessToken} must be at most ${ACCESS_TOKEN_MAX} characters on one line.` });
-    }
+    const tokenProblem = accessTokenProblem('accessToken', input.accessToken);
+    if (tokenProblem) violations.push(tokenProblem);
     if (violations.length > 0) throw new ValidationError(violations);
     const body = JSON.stringify(input.payload ?? {});
     const headers = this.headers(this.#ids.uuid(), body, await this.signingSecrets(partnerId), input.accessToken || undefined);

@@ -89,6 +89,16 @@ describe('PUT and GET /api/notificationConfig', () => {
     expect((await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/notificationConfig' })).json().NotificationConfigs).toEqual([]);
   });
 
+  it('400 for an AccessToken that cannot be a header value: a control character, a letter beyond ASCII, over 500 characters', async () => {
+    for (const token of ['a\u0001b', 'caf\u00e9-2026', 'line\r\nX-Injected: 1', '\u20ac', 'x'.repeat(501)]) {
+      const res = await put(ctx, [item({ AccessToken: token })]);
+      expect(res.statusCode, JSON.stringify(token)).toBe(400);
+      expect(res.json()[0], JSON.stringify(token)).toMatchObject({ ErrorCode: 1003, Message: "'NotificationConfigs[0].AccessToken' must be at most 500 printable ASCII characters (it is sent as a header)." });
+      const tested = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/notificationTest', payload: { Url: receiver.url, AccessToken: token } });
+      expect(tested.statusCode, JSON.stringify(token)).toBe(400);
+    }
+  });
+
   it('in production: https only, and a host that is or resolves to a private, loopback, link-local or metadata address is refused', async () => {
     for (const url of ['http://example.org/hook', 'https://127.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://10.1.2.3/hook', 'https://localhost/hook', 'https://[::ffff:192.168.0.1]/x']) {
       const res = await put(strict, [{ NotificationConfigurationTypeId: '1', NotificationProtocolTypeId: '1', NotificationUrl: url }]);
