@@ -83,7 +83,12 @@ export function acceptJsonBodies(app: FastifyInstance) {
  */
 function refuseWrongJsonTypes(value: unknown, schema: JsonSchema, part: 'body' | 'query'): unknown {
   if (!value || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return schema.items ? value.map((v) => refuseWrongJsonTypes(v, schema.items!, part)) : value;
+  if (Array.isArray(value)) {
+    if (!schema.items) return value;
+    // An array's items as a property's value: `[["a"]]` or `[true]` where text belongs is refused, not unwrapped.
+    const type = scalarType(schema.items);
+    return value.map((v) => (v !== null && type && wrongType(v, type, part) ? {} : refuseWrongJsonTypes(v, schema.items!, part)));
+  }
   if (!schema.properties) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {

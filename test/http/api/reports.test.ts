@@ -353,6 +353,8 @@ describe('bad requests (400 BrokenRule)', () => {
     ['an operation that does not exist', { Filters: [{ Name: 'Amount', Operation: 42, Values: ['1'] }] }, [[1006, "'Filters[0].Operation' is not one of the allowed values."]]],
     ['an operation by name', { Filters: [{ Name: 'PaymentDate', Operation: 'After', Values: ['2026-01-01'] }] }, [[1004, "'Filters[0].Operation' must be a whole number."]]],
     ['a value that is not text', { Filters: [{ Name: 'Amount', Operation: 0, Values: [{ Amount: 5 }] }] }, [[1004, "'Filters[0].Values[0]' must be a string."]]],
+    ['a value in an array of its own', { Filters: [{ Name: 'TranId', Operation: 0, Values: [['r-1']] }] }, [[1004, "'Filters[0].Values[0]' must be a string."]]],
+    ['a value that is a boolean', { Filters: [{ Name: 'TranId', Operation: 12, Values: ['r-1', true] }] }, [[1004, "'Filters[0].Values[1]' must be a string."]]],
     ['a field name made to look like SQL', { Filters: [{ Name: 'PaymentDate; DROP TABLE payments', Operation: 7, Values: ['2026-01-01'] }] }, [[8000, "'Filters[0].Name' names no field of the report: 'PaymentDate; DROP TABLE payments'."]]],
     ['several sort columns without Order', { Filters: [], SortColumns: [{ Name: 'Amount' }, { Name: 'TranId' }] }, [[1001, "'SortColumns[0].Order' is required when several columns are sorted by."], [1001, "'SortColumns[1].Order' is required when several columns are sorted by."]]],
     ['a sort column that is no field', { Filters: [], SortColumns: [{ Name: 'Nope' }] }, [[8000, "'SortColumns[0].Name' names no field of the report: 'Nope'."]]],
