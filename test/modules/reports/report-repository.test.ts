@@ -229,10 +229,10 @@ describe('the total of a page', () => {
       prefix,
     });
 
-  it('is kept under a digest of its statement, not the statement: a report of 10,000 filter values keeps 43 characters', async () => {
+  it('is kept under a digest of its statement, not the statement: a report of 1,000 filter values keeps 43 characters', async () => {
     const values = Array.from({ length: 100 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
     const key = (last: string) =>
-      keptCountKey(settledCountStatement(forProfit(), criteria({ filters: Array.from({ length: 100 }, () => ({ name: 'PaymentGuid', operation: 13, values: [...values.slice(1), last] })) })));
+      keptCountKey(settledCountStatement(forProfit(), criteria({ filters: Array.from({ length: 10 }, () => ({ name: 'PaymentGuid', operation: 13, values: [...values.slice(1), last] })) })));
     const one = key(values[0]!);
     expect(one).toHaveLength(43);
     expect(key(values[0]!)).toBe(one);
