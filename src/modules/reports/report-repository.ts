@@ -471,8 +471,8 @@ interface RecentCount {
 
 /**
  * Which kept count a report's is: a digest of its settled count's text and values. Not the text
- * itself: a report's filters may run to 10,000 values, and a thousand kept counts would hold
- * their statements.
+ * itself: a report's filters may hold 1,000 values (MAX_FILTER_VALUES), and a thousand kept
+ * counts would hold their statements (with 10,000 values, 380 kB each).
  */
 export const keptCountKey = (settled: Statement) => createHash('sha256').update(settled.text).update('\n').update(JSON.stringify(settled.params)).digest('base64url');
 
