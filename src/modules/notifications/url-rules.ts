@@ -33,14 +33,23 @@ for (const [net, prefix] of [
   REFUSED.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // The unspecified and loopback addresses, and IPv4-compatible ones (::a.b.c.d, deprecated).
+  ['::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated, still routed inside some networks).
+  ['fec0::', 10],
   ['ff00::', 8],
   // AWS's metadata service over IPv6.
   ['fd00:ec2::', 32],
+  ['100::', 64],
+  // Forms that carry an IPv4 address a gateway or relay may reach on the partner's behalf: NAT64
+  // (well-known and local-use), Teredo and 6to4. None is a partner's web server's own address.
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['2002::', 16],
+  ['2001:db8::', 32],
 ] as const) {
   REFUSED.addSubnet(net, prefix, 'ipv6');
 }
@@ -50,9 +59,7 @@ export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return REFUSED.check(address, 'ipv4');
   if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return REFUSED.check(mapped[1]!, 'ipv4');
+  // BlockList checks an IPv4-mapped address (::ffff:127.0.0.1, ::ffff:7f00:1) against the IPv4 rules.
   return REFUSED.check(address, 'ipv6');
 }
 
@@ -90,9 +97,9 @@ export class RefusedAddressError extends Error {
  * check is made on the very addresses the connection uses, at each connection, so a host whose
  * DNS answer changes after it was configured (rebinding) is refused too.
  */
-export function guardedLookup(policy: UrlPolicy): LookupFunction {
+export function guardedLookup(policy: UrlPolicy, lookup: typeof dnsLookup = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return (callback as (e: Error) => void)(err);
       const list = addresses as unknown as { address: string; family: number }[];
       if (!policy.allowPrivate && (list.length === 0 || list.some((a) => isRefusedAddress(a.address)))) {
@@ -105,14 +112,23 @@ export function guardedLookup(policy: UrlPolicy): LookupFunction {
   };
 }
 
-/** Resolves a URL's host and says whether it may be sent to (configuration and notificationTest). */
-export async function resolvedUrlProblem(text: string, policy: UrlPolicy): Promise<string | undefined> {
+/** How long a configuration call waits for its URL's host to resolve. */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Resolves a URL's host and says whether it may be sent to (configuration and notificationTest).
+ * A resolver that does not answer in `timeoutMs` is an answer (the partner's call must not hang
+ * on it); the lookup itself cannot be cancelled and ends in the background.
+ */
+export async function resolvedUrlProblem(text: string, policy: UrlPolicy, timeoutMs = RESOLVE_TIMEOUT_MS, lookup: typeof dnsLookup = dnsLookup): Promise<string | undefined> {
   const problem = urlProblem(text, policy);
   if (problem || policy.allowPrivate) return problem;
   const host = new URL(text).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return undefined;
   return new Promise((resolve) => {
-    guardedLookup(policy)(host, { all: true }, (err) => {
+    const timer = setTimeout(() => resolve('names a host that could not be resolved in time'), timeoutMs);
+    guardedLookup(policy, lookup)(host, { all: true }, (err) => {
+      clearTimeout(timer);
       if (!err) resolve(undefined);
       else if (err instanceof RefusedAddressError) resolve('must not point to a loopback, private, link-local, multicast or metadata address');
       else resolve('names a host that could not be resolved');

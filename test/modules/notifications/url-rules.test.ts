@@ -7,10 +7,10 @@ const production = { allowHttp: false, allowPrivate: false };
 
 describe('the URL rules of notifications', () => {
   it('refuses loopback, private, link-local (metadata), multicast, unspecified and mapped addresses; takes public ones', () => {
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '224.0.0.1', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', 'not-an-ip']) {
+    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '224.0.0.1', '0.0.0.0', '100.64.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::127.0.0.1', '::7f00:1', 'fec0::1', '2002:7f00:1::1', '2001:0:4136:e378::1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '100::1', 'not-an-ip']) {
       expect(isRefusedAddress(a), a).toBe(true);
     }
-    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '172.32.0.1']) expect(isRefusedAddress(a), a).toBe(false);
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '172.32.0.1', '::ffff:8.8.8.8', '2a00:1450:4001::1']) expect(isRefusedAddress(a), a).toBe(false);
   });
 
   it('absolute https, http only outside production, at most 500 characters, no credentials', () => {
@@ -26,6 +26,13 @@ describe('the URL rules of notifications', () => {
 
   it('a host name is resolved: one that resolves to this machine is refused', async () => {
     expect(await resolvedUrlProblem('https://localhost/hook', production)).toMatch(/private/);
+  });
+
+  it('a resolver that does not answer is an answer within the time allowed', async () => {
+    const silent = (() => undefined) as unknown as Parameters<typeof resolvedUrlProblem>[3];
+    const started = Date.now();
+    expect(await resolvedUrlProblem('https://hooks.example.org/hook', production, 200, silent)).toMatch(/could not be resolved in time/);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
