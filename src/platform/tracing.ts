@@ -161,6 +161,8 @@ function maskCards(text: string): string {
 
 /** An attribute as it may leave the process: URLs as log lines show them, secrets' values and card numbers masked. */
 export function redactAttribute(key: string, value: AttributeValue): AttributeValue {
+  // A captured header's values are an array of strings (OpenTelemetry's semantic conventions).
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? redactAttribute(key, item) : item)) as AttributeValue;
   if (typeof value !== 'string') return value;
   const name = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   if (SECRET_NAMES.has(name) || name === 'body') return '[REDACTED]';

@@ -114,6 +114,9 @@ describe('tracing', () => {
     expect(redactAttribute('url.query', 'Email=ada%40example.org&PageSize=10')).toBe('Email=%5BREDACTED%5D&PageSize=10');
     expect(redactAttribute('url.full', 'http://h:1/api/x?ClientSecret=abc')).toBe('http://h:1/api/x?ClientSecret=%5BREDACTED%5D');
     expect(redactAttribute('http.request.header.accesstoken', 'tok')).toBe('[REDACTED]');
+    expect(redactAttribute('http.request.header.accesstoken', ['tok', 'other'])).toEqual(['[REDACTED]', '[REDACTED]']);
+    expect(redactAttribute('http.request.header.x-note', ['card 4111111111111111', null] as never)).toEqual(['card [REDACTED]', null]);
+    expect(redactAttribute('http.response.status_codes', [200, 503])).toEqual([200, 503]);
     expect(redactAttribute('exception.message', 'invalid input syntax for type uuid: "4111111111111111"')).not.toContain('4111');
     expect(redactAttribute('note', 'card 4111111111111111 here')).toBe('card [REDACTED] here');
     expect(redactAttribute('note', 'order 1234567890123')).toBe('order 1234567890123');
