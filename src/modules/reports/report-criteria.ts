@@ -111,7 +111,9 @@ const INT32_MAX = 2_147_483_647;
 function calendarDay(text: string): Date | undefined {
   const m = DAY.exec(text);
   if (!m) return undefined;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  // Not Date.UTC, which reads the years 0-99 as 1900-1999.
+  const day = new Date(0);
+  day.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   return day.toISOString().slice(0, 10) === text && Number(m[1]) >= 1 ? day : undefined;
 }
 

@@ -156,6 +156,8 @@ describe('filters', () => {
     ['the last day: 0 Equals', { Name: 'PaymentDate', Operation: 0, Values: ['9999-12-31'] }, []],
     ['the last day: 17 OnOrBefore', { Name: 'PaymentDate', Operation: 17, Values: ['9999-12-31'] }, ['g', 'f', 'e', 'd', 'c', 'b', 'a']],
     ['the last day: 11 Between, of a day field', { Name: 'BillDate', Operation: 11, Values: ['2026-01-01', '9999-12-31'] }, []],
+    ['the first century: 7 After', { Name: 'PaymentDate', Operation: 7, Values: ['0099-12-31'] }, ['g', 'f', 'e', 'd', 'c', 'b', 'a']],
+    ['the first century: 8 Before, of a day field', { Name: 'BillDate', Operation: 8, Values: ['0001-01-01'] }, []],
   ])('%s', async (_name, filter, expected) => {
     const values = (filter as { Values?: string[] }).Values?.map(
       (v: string) => ({ PA: String(fx.paid.a.PaymentId), PC: String(fx.paid.c.PaymentId), ORG2: fx.organizations.second, SOURCE2: fx.sources.second.toUpperCase() } as Record<string, string>)[v] ?? v,
