@@ -260,6 +260,7 @@ export function createServices(deps: {
     clock,
     log,
     exportConcurrency: deps.config.reportExportConcurrency,
+    exportMaxMs: deps.config.reportExportMaxMinutes * 60_000,
   });
   return { ...deps, notificationConfigs, notifications, notificationWorker, idempotency, reports, sessions, partners, processors, references, pendingWrites, heldOutcomeResolution, processorAdapters, processorAccounts, fees, vault, vaultService, tokens, gatewaySessions, gatewayUsers, gateway, payments, pendingPayments, refundsVoids, settlement, payLinks, payLinkResults, payLinkCheckout, charities, charityImport, recurringProfiles, billing, databaseIdentity, health, installation };
 }

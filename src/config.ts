@@ -19,6 +19,8 @@ export interface Config {
   databaseReplicaUrl: string | undefined;
   /** Transaction report exports running at once per process (REPORT_EXPORT_CONCURRENCY); each holds a database connection. */
   reportExportConcurrency: number;
+  /** How long one export may run before it is cut off (REPORT_EXPORT_MAX_MINUTES). */
+  reportExportMaxMinutes: number;
   logLevel: string;
   publicBaseUrl: string;
   /** Seed the demo environment on first start. */
@@ -263,6 +265,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseReplicaUrl,
     reportExportConcurrency: int(env, 'REPORT_EXPORT_CONCURRENCY', 2, 1, 100),
+    reportExportMaxMinutes: int(env, 'REPORT_EXPORT_MAX_MINUTES', 60, 1, 1440),
     logLevel: logLevel(env.LOG_LEVEL),
     publicBaseUrl,
     // A production deployment never gets the demo partners unless it asks for them.

@@ -49,6 +49,15 @@ export interface ReportFile {
 /** Exports running at once in this process, unless configured. */
 export const DEFAULT_EXPORT_CONCURRENCY = 2;
 
+/** How long an export may run, unless configured: a million rows take seconds to minutes. */
+export const DEFAULT_EXPORT_MAX_MS = 60 * 60_000;
+
+/**
+ * How many of the process's export slots one partner may hold: all but one, so that a partner
+ * whose clients read slowly (never idle long enough to be cut off) cannot shut the others out.
+ */
+export const partnerExportSlots = (concurrency: number) => Math.max(1, concurrency - 1);
+
 const NOT_FOUND = 'No data found.';
 
 /**
@@ -61,13 +70,16 @@ export class ReportService {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #exportConcurrency: number;
+  readonly #exportMaxMs: number;
   #exportsRunning = 0;
+  readonly #exportsByPartner = new Map<string, number>();
 
-  constructor(deps: { repository: ReportRepository; clock: Clock; log: Logger; exportConcurrency?: number }) {
+  constructor(deps: { repository: ReportRepository; clock: Clock; log: Logger; exportConcurrency?: number; exportMaxMs?: number }) {
     this.#repository = deps.repository;
     this.#clock = deps.clock;
     this.#log = deps.log;
     this.#exportConcurrency = deps.exportConcurrency ?? DEFAULT_EXPORT_CONCURRENCY;
+    this.#exportMaxMs = deps.exportMaxMs ?? DEFAULT_EXPORT_MAX_MS;
   }
 
   async page(partner: AuthenticatedPartner, scopeInput: ReportScopeInput, input: ReportPageInput): Promise<ReportPage> {
@@ -94,12 +106,20 @@ export class ReportService {
     if (this.#exportsRunning >= this.#exportConcurrency) {
       throw new BusyError(`${this.#exportConcurrency} exports are running, as many as run at once; try again shortly.`);
     }
+    const ofPartner = this.#exportsByPartner.get(partner.id) ?? 0;
+    if (ofPartner >= partnerExportSlots(this.#exportConcurrency)) {
+      throw new BusyError(`${ofPartner} of your exports are running, as many as one partner may run at once; try again when one has ended.`);
+    }
     this.#exportsRunning += 1;
+    this.#exportsByPartner.set(partner.id, ofPartner + 1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.#exportsRunning -= 1;
+      const left = (this.#exportsByPartner.get(partner.id) ?? 1) - 1;
+      if (left > 0) this.#exportsByPartner.set(partner.id, left);
+      else this.#exportsByPartner.delete(partner.id);
     };
     try {
       const created = this.#clock.now();
@@ -116,10 +136,19 @@ export class ReportService {
         stream = excelExport(batches, first, created);
       }
       const startedAt = this.#clock.now().getTime();
+      // A deadline on the whole file, beside the edge's idle cut: a client that reads a little
+      // now and then is never idle, and the export holds a slot, a connection and a snapshot.
+      let pastDeadline = false;
+      const deadline = setTimeout(() => {
+        pastDeadline = true;
+        stream.destroy(new Error(`the export ran past its deadline (${this.#exportMaxMs} ms)`));
+      }, this.#exportMaxMs);
+      deadline.unref();
       stream.once('close', () => {
+        clearTimeout(deadline);
         release();
         // Whether the whole file went out: a client that went away mid-file stopped the query.
-        this.#log.info({ partnerId: partner.id, format, complete: stream.readableEnded, ms: this.#clock.now().getTime() - startedAt }, 'report export closed');
+        this.#log.info({ partnerId: partner.id, format, complete: stream.readableEnded, pastDeadline, ms: this.#clock.now().getTime() - startedAt }, 'report export closed');
       });
       return { format, contentType: EXPORT_CONTENT_TYPES[format], fileName: fileName(scope, format, created), stream };
     } catch (err) {

@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(loadConfig({ REPORT_EXPORT_CONCURRENCY: '5' }).reportExportConcurrency).toBe(5);
     expect(() => loadConfig({ REPORT_EXPORT_CONCURRENCY: '0' })).toThrow(ConfigError);
   });
+
+  it('reads REPORT_EXPORT_MAX_MINUTES (default 60)', () => {
+    expect(loadConfig({}).reportExportMaxMinutes).toBe(60);
+    expect(loadConfig({ REPORT_EXPORT_MAX_MINUTES: '5' }).reportExportMaxMinutes).toBe(5);
+    expect(() => loadConfig({ REPORT_EXPORT_MAX_MINUTES: '0' })).toThrow(ConfigError);
+  });
 });
 
 /** Reports read where the composition root says: the replica when there is one. */
