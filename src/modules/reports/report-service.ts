@@ -108,7 +108,7 @@ export class ReportService {
     }
     const ofPartner = this.#exportsByPartner.get(partner.id) ?? 0;
     if (ofPartner >= partnerExportSlots(this.#exportConcurrency)) {
-      throw new BusyError(`${ofPartner} of your exports are running, as many as one partner may run at once; try again when one has ended.`);
+      throw new BusyError(`You have ${ofPartner} ${ofPartner === 1 ? 'export' : 'exports'} running, as many as one partner may run at once; try again when one has ended.`);
     }
     this.#exportsRunning += 1;
     this.#exportsByPartner.set(partner.id, ofPartner + 1);

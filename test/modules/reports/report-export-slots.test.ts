@@ -73,7 +73,7 @@ describe('export slots', () => {
     expect([1, 2, 3, 10].map(partnerExportSlots)).toEqual([1, 1, 2, 9]);
     const service = reports({ exportConcurrency: 3 });
     const held = [await service.export(first, { kind: 'sources' }, csv), await service.export(first, { kind: 'sources' }, csv)];
-    await expect(service.export(first, { kind: 'sources' }, csv)).rejects.toThrow(new BusyError('2 of your exports are running, as many as one partner may run at once; try again when one has ended.'));
+    await expect(service.export(first, { kind: 'sources' }, csv)).rejects.toThrow(new BusyError('You have 2 exports running, as many as one partner may run at once; try again when one has ended.'));
     const other = await service.export(second, { kind: 'sources' }, csv);
     await expect(service.export(second, { kind: 'sources' }, csv)).rejects.toThrow(new BusyError('3 exports are running, as many as run at once; try again shortly.'));
     // An export that ends gives its slot back to its partner.
