@@ -34,7 +34,30 @@ export async function currentDocument(): Promise<OpenAPI3> {
   }
 }
 
-/** The TypeScript types of `document`, as the committed file holds them. */
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** "METHOD /path" of each operation that documents the Idempotency-Key header. */
+export function idempotentOperations(document: OpenAPI3): string[] {
+  const operations: string[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const parameters = (item as Record<string, { parameters?: { in?: string; name?: string }[] } | undefined>)[method]?.parameters ?? [];
+      if (parameters.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key')) operations.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return operations.sort();
+}
+
+/**
+ * The TypeScript types of `document`, as the committed file holds them, and the operations that
+ * take an Idempotency-Key (the client sends those again after a lost answer; not the others).
+ */
 export async function generateTypes(document: OpenAPI3): Promise<string> {
-  return HEADER + astToString(await openapiTS(document, { alphabetize: true }));
+  const list = idempotentOperations(document).map((o) => `  ${JSON.stringify(o)},`).join('\n');
+  return `${HEADER}${astToString(await openapiTS(document, { alphabetize: true }))}
+/** Operations that take an Idempotency-Key ("METHOD /path"): one whose answer was lost may be sent again with the same key. */
+export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
+${list}
+]);
+`;
 }

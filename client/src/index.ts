@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from './generated/openapi.ts';
+import { IDEMPOTENT_OPERATIONS, type components, type operations, type paths } from './generated/openapi.ts';
 
 export type { components, operations, paths };
 /** A 400's items: one per broken field or rule. */
@@ -12,7 +12,10 @@ export interface PaymentsClientOptions {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Retries of one call after its first attempt (network errors, 409 in flight, 429, 503). Default 2. */
+  /**
+   * Retries of one call after its first attempt (429, 503, 409 in flight; network errors and
+   * timeouts only for reads and calls that take an Idempotency-Key). Default 2.
+   */
   maxRetries?: number;
   /** The first retry waits up to this long (with jitter); each next one up to twice as long. Default 200 ms. */
   retryBaseDelayMs?: number;
@@ -76,9 +79,12 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
 
   /**
    * One call with its retries. `prepare` gives each attempt's headers (a renewed AccessToken).
-   * Returns the last answer; throws the last network error.
+   * A network error or timeout is retried only when `resendable`: the lost answer may be of a
+   * request that ran, and only a read or a call with an Idempotency-Key runs once however often
+   * it is sent (a second notificationSecret would rotate the secret again). Returns the last
+   * answer; throws the last network error.
    */
-  const withRetries = async (request: Request, prepare: (headers: Headers) => Promise<void>): Promise<Response> => {
+  const withRetries = async (request: Request, resendable: boolean, prepare: (headers: Headers) => Promise<void>): Promise<Response> => {
     const body = request.body ? await request.arrayBuffer() : undefined;
     const caller = request.signal;
     for (let attempt = 0; ; attempt++) {
@@ -90,7 +96,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       try {
         response = await baseFetch(new Request(request.url, { method: request.method, headers, body, signal }));
       } catch (err) {
-        if (caller.aborted) throw err;
+        if (caller.aborted || !resendable) throw err;
         failure = err;
       }
       if (response && !retryable(response)) return response;
@@ -115,7 +121,8 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       body: JSON.stringify({ ClientId: options.clientId, ClientSecret: options.clientSecret }),
     });
     const sentAt = now();
-    const response = await withRetries(request, async () => {});
+    // A session more is harmless: a lost answer's token is never used.
+    const response = await withRetries(request, true, async () => {});
     if (!response.ok) {
       const detail = await response.text();
       throw new PaymentsClientError(`ClientSession answered ${response.status}`, response.status, detail);
@@ -134,13 +141,16 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     return renewing;
   };
 
+  const basePath = new URL(base).pathname.replace(/\/+$/, '');
+
   const send = async (request: Request): Promise<Response> => {
-    if (SESSION_PATH.test(new URL(request.url).pathname)) return withRetries(request, async () => {});
+    if (SESSION_PATH.test(new URL(request.url).pathname)) return withRetries(request, true, async () => {});
     const changes = request.method !== 'GET' && request.method !== 'HEAD';
+    const resendable = !changes || IDEMPOTENT_OPERATIONS.has(`${request.method} ${new URL(request.url).pathname.slice(basePath.length)}`);
     // One key per logical call: every attempt of it sends the same.
     const key = request.headers.get('idempotency-key') ?? (changes ? newKey() : undefined);
     let token: string | undefined;
-    const response = await withRetries(request, async (headers) => {
+    const response = await withRetries(request, resendable, async (headers) => {
       token = await accessToken();
       headers.set('AccessToken', token);
       if (key) headers.set('Idempotency-Key', key);

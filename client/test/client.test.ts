@@ -229,6 +229,32 @@ describe('calls that are never retried', () => {
   });
 });
 
+describe('a lost answer', () => {
+  it('of a call that takes no Idempotency-Key (a secret rotation) is not sent again: it throws after one attempt', async () => {
+    const since = proxy.seen.length;
+    proxy.next.push({ trouble: 'drop-answer', path: /^\/api\/notificationSecret$/ });
+    await expect(client().POST('/api/notificationSecret', {})).rejects.toThrow();
+    expect(attemptsOf('/api/notificationSecret', since)).toHaveLength(1);
+  });
+
+  it('of a read is asked again', async () => {
+    const since = proxy.seen.length;
+    proxy.next.push({ trouble: 'drop-answer', path: /^\/api\/notifications$/ });
+    const { response } = await client().GET('/api/notifications', { params: { query: { paymentId: 1 } } });
+    expect(response.status).toBe(404);
+    expect(attemptsOf('/api/notifications', since).map((a) => a.status)).toEqual(['dropped', 404]);
+  });
+});
+
+describe('a report export', () => {
+  it('is read as the file it is (parseAs), typed by its operation', async () => {
+    const { data, response } = await client().POST('/api/exportSourceTransactionsReport', { body: { Filters: [], Format: 'csv' }, parseAs: 'text' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(data!.split('\r\n')[0]).toMatch(/^PaymentId,PaymentGuid,/);
+  });
+});
+
 describe('the AccessToken', () => {
   it('is got once, and renewed 5 minutes before it expires (5 hours)', async () => {
     let now = Date.now();

@@ -4408,3 +4408,18 @@ export interface operations {
         };
     };
 }
+
+/** Operations that take an Idempotency-Key ("METHOD /path"): one whose answer was lost may be sent again with the same key. */
+export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
+  "DELETE /api/paylink",
+  "DELETE /api/recurringProfile",
+  "POST /api/notificationRedeliver",
+  "POST /api/paylink",
+  "POST /api/payment",
+  "POST /api/paymentAch",
+  "POST /api/recurringProfile",
+  "POST /api/refund",
+  "POST /api/void",
+  "PUT /api/notificationConfig",
+  "PUT /api/recurringProfile",
+]);
