@@ -149,8 +149,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return isGatewayUrl(request.url) ? reply.code(501).type('text/plain; charset=utf-8').send(message) : sendProblem(reply, 501, message);
     }
     // No content coding is decoded here: a gzip body was read as if plain (RFC 9110 8.4: 415).
+    // A request without a body (a GET) has nothing coded, whatever its headers say.
     const coding = request.headers['content-encoding']?.trim().toLowerCase();
-    if (coding && coding !== 'identity') {
+    const hasBody = transfer === 'chunked' || Number(request.headers['content-length'] ?? 0) > 0;
+    if (coding && coding !== 'identity' && hasBody) {
       const message = 'No Content-Encoding is supported: send the body uncompressed.';
       reply.header('Accept-Encoding', 'identity');
       return isGatewayUrl(request.url) ? reply.code(415).type('text/plain; charset=utf-8').send(message) : sendProblem(reply, 415, message);

@@ -339,4 +339,12 @@ describe('a body with a Content-Encoding (a robustness audit)', () => {
     // identity is no coding at all.
     expect((await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/payment', payload: card(), headers: { 'content-encoding': 'identity' } })).statusCode).toBe(201);
   });
+
+  it('is not looked for in a request without a body (a GET: its operations document no 415)', async () => {
+    const res = await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/CharitySearch?Name=red', headers: { 'content-encoding': 'br' } });
+    expect(res.statusCode).not.toBe(415);
+    expect(res.statusCode).toBeLessThan(500);
+    const empty = await ctx.as(ctx.nonProfit, { method: 'POST', url: '/api/notificationSecret', headers: { 'content-encoding': 'gzip', 'content-length': '0' } });
+    expect(empty.statusCode).not.toBe(415);
+  });
 });
