@@ -247,7 +247,7 @@ export function createServices(deps: {
     },
   });
   const delivery = deps.notificationThread ?? notificationWorker;
-  const notifications = new NotificationService({ outbox, wake: () => delivery.wake() });
+  const notifications = new NotificationService({ outbox, clock, retentionDays: deps.config.notificationRetentionDays, wake: () => delivery.wake() });
   if (deps.metrics) meterNotifications(deps.metrics, delivery, notifications);
   const closeStore = store.close.bind(store);
   store.close = async () => {
@@ -305,6 +305,7 @@ export function backgroundJobs(services: Services): BackgroundJob[] {
     // Held outcomes from the processors' records; it records by this process's clock (an item's age).
     { name: 'resolve held outcomes from the processors', everyMs: 30_000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.heldOutcomeResolution.run() },
     { name: 'purge expired idempotency keys', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.idempotency.purgeExpired() },
+    { name: 'purge notifications past their retention', everyMs: 60 * 60 * 1000, needsAgreedClock: true, run: () => services.notifications.purgeEnded() },
     // Closes the settlement batch once the daily cut-off (SETTLEMENT_CUTOFF) has passed on the
     // injected clock; every process runs it, the batch of a cut-off is closed once.
     { name: 'settlement', everyMs: 60 * 1000, needsAgreedClock: true, needsConfirmedDatabase: true, run: () => services.settlement.settleIfCutoffPassed() },

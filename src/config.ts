@@ -100,6 +100,8 @@ export interface Config {
   notificationConcurrency: number;
   /** Notifications: the wait before the first retry (NOTIFICATION_FIRST_RETRY, seconds); each next one is 2.6 times longer, up to a day. */
   notificationFirstRetryMs: number;
+  /** Notifications: kept this long after their creation once their delivery has ended (NOTIFICATION_RETENTION_DAYS). */
+  notificationRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     notificationAllowPrivate: bool(env, 'NOTIFICATION_ALLOW_PRIVATE', false),
     notificationConcurrency: int(env, 'NOTIFICATION_CONCURRENCY', 64, 1, 1000),
     notificationFirstRetryMs: int(env, 'NOTIFICATION_FIRST_RETRY', 10, 1, 3600) * 1000,
+    notificationRetentionDays: int(env, 'NOTIFICATION_RETENTION_DAYS', 90, 30, 3650),
   };
 }
 

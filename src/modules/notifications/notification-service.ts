@@ -1,3 +1,4 @@
+import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { Rule } from '../../domain/rules.ts';
 import type { NotificationOutboxRepository, NotificationRecord, NotificationStatus } from './outbox-repository.ts';
@@ -7,14 +8,39 @@ export type { NotificationRecord, NotificationStatus } from './outbox-repository
 /** The most notifications one redelivery request names. */
 export const REDELIVER_MAX = 100;
 
-/** A partner's and an operator's view of the outbox: histories, listings, redeliveries. */
+/** Notifications kept after their creation, unless configured (NOTIFICATION_RETENTION_DAYS). */
+export const DEFAULT_RETENTION_DAYS = 90;
+
+/** How many notifications one statement of the retention purge deletes. */
+const PURGE_BATCH = 5_000;
+
+/** A partner's and an operator's view of the outbox: histories, listings, redeliveries, retention. */
 export class NotificationService {
   readonly #outbox: NotificationOutboxRepository;
   readonly #wake: () => void;
+  readonly #clock: Clock;
+  readonly #retentionDays: number;
 
-  constructor(deps: { outbox: NotificationOutboxRepository; wake?: () => void }) {
+  constructor(deps: { outbox: NotificationOutboxRepository; clock: Clock; retentionDays?: number; wake?: () => void }) {
     this.#outbox = deps.outbox;
+    this.#clock = deps.clock;
+    this.#retentionDays = deps.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#wake = deps.wake ?? (() => {});
+  }
+
+  /**
+   * Deletes the notifications created more than the retention ago whose delivery has ended (the
+   * background job); how many. Without it the outbox outgrew every other table: a row per change
+   * of a payment and URL, kept for ever.
+   */
+  async purgeEnded(): Promise<number> {
+    const before = new Date(this.#clock.now().getTime() - this.#retentionDays * 86_400_000);
+    let total = 0;
+    for (;;) {
+      const n = await this.#outbox.purgeEnded(before, PURGE_BATCH);
+      total += n;
+      if (n < PURGE_BATCH) return total;
+    }
   }
 
   /** The notifications of one of the partner's payments; NotFoundError when there are none. */

@@ -143,6 +143,13 @@ export interface Delivery {
 }
 
 /** Every statement on the notifications outbox (the rows themselves are written by the triggers of migration 0024). */
+const PURGE_ENDED_SQL = `WITH gone AS (
+  DELETE FROM notifications WHERE ctid IN (
+    SELECT ctid FROM notifications WHERE created_at < $1 AND status IN ('delivered', 'failed', 'cancelled') LIMIT $2
+  )
+  RETURNING 1
+) SELECT count(*)::int AS n FROM gone`;
+
 export class NotificationOutboxRepository {
   readonly #sql: SqlClient;
 
@@ -246,6 +253,15 @@ export class NotificationOutboxRepository {
   }
 
   /** Notifications still to be sent (waiting, pending), for the backlog gauge. */
+  /**
+   * Deletes up to `limit` notifications created before `before` whose delivery has ended
+   * (delivered, failed, cancelled); how many. One still waiting or pending is kept whatever its age.
+   */
+  async purgeEnded(before: Date, limit: number): Promise<number> {
+    const [row] = await this.#sql.query<{ n: number }>(PURGE_ENDED_SQL, [before, limit]);
+    return Number(row?.n ?? 0);
+  }
+
   async backlog(): Promise<number> {
     const [row] = await this.#sql.query<{ n: string | number }>("SELECT count(*) AS n FROM notifications WHERE status IN ('waiting', 'pending')");
     return Number(row?.n ?? 0);

@@ -5,6 +5,7 @@ import { createTestContext, type TestContext, type TestPartner } from '../../hel
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { makePayment } from '../../http/api/refund-void-fixtures.ts';
 import { retryDelayMs, DEFAULT_RETRY_SCHEDULE } from '../../../src/modules/notifications/retry-schedule.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
 
 /**
  * The delivery worker against real receivers on 127.0.0.1: retries and their count, Retries 0,
@@ -169,5 +170,39 @@ describe('operators', () => {
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.headers['payments-event-id']).toBe(receiver.received[0]!.headers['payments-event-id']);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
+  });
+});
+
+describe('retention', () => {
+  it('is NOTIFICATION_RETENTION_DAYS, 90 by default, at least 30 (redeliveries and histories need the rows)', () => {
+    expect(loadConfig({}).notificationRetentionDays).toBe(90);
+    expect(loadConfig({ NOTIFICATION_RETENTION_DAYS: '400' }).notificationRetentionDays).toBe(400);
+    expect(() => loadConfig({ NOTIFICATION_RETENTION_DAYS: '7' })).toThrow(ConfigError);
+  });
+
+  it('the purge deletes notifications created more than NOTIFICATION_RETENTION_DAYS (90) ago whose delivery ended, never one still to be sent', async () => {
+    const { configId } = await receiverFor(ctx.nonProfit);
+    const paid = [await makePayment(ctx), await makePayment(ctx), await makePayment(ctx)];
+    await ctx.services.notificationWorker.deliverDue();
+    await makePayment(ctx);
+    const before = await rows(configId);
+    expect(before.map((r) => r.status)).toEqual(['delivered', 'delivered', 'delivered', 'pending']);
+    const [, , kept, pending] = before;
+    // Created 91 days before the database's now, but for one delivered 89 days ago.
+    await ctx.store.sql.query("UPDATE notifications SET created_at = clock_timestamp() - interval '91 days' WHERE config_id = $1 AND id <> $2", [configId, kept!.id]);
+    await ctx.store.sql.query("UPDATE notifications SET created_at = clock_timestamp() - interval '89 days' WHERE id = $1", [kept!.id]);
+    const was = ctx.clock.now();
+    ctx.clock.set(new Date());
+    try {
+      expect(await ctx.services.notifications.purgeEnded()).toBe(2);
+    } finally {
+      ctx.clock.set(was);
+    }
+    expect((await rows(configId)).map((r) => [r.id, r.status])).toEqual([
+      [kept!.id, 'delivered'],
+      [pending!.id, 'pending'],
+    ]);
+    const history = await ctx.as(ctx.nonProfit, { method: 'GET', url: `/api/notifications?paymentId=${paid[0]!.PaymentId}` });
+    expect(history.statusCode).toBe(404);
   });
 });

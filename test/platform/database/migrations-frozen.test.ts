@@ -31,6 +31,7 @@ const SHIPPED: [string, string][] = [
   ['0023_payment_line_totals.sql', '74e734c26a58e09f'],
   ['0024_notifications.sql', '5e126b1949cdbe6d'],
   ['0025_report_index_order.sql', 'de9fe2b9063336ab'],
+  ['0026_notification_retention.sql', '488068eb338455a1'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */
