@@ -52,6 +52,7 @@ describe('the clock check of background jobs', () => {
       ['write outcomes kept while the database was unavailable', false],
       ['resolve held outcomes from the processors', true],
       ['purge expired idempotency keys', true],
+      ['purge notifications past their retention', true],
       ['settlement', true],
       ['recurring billing', true],
       // Schedules by the database's clock (docs/decisions.md, "Notifications").
