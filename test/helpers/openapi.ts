@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
 type OpenApi = {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, object>; content?: Record<string, { schema: object }> }> }>>;
   components: object;
 };
 
@@ -29,6 +29,9 @@ export async function expectDocumented(app: FastifyInstance, method: string, pat
   expect(operation, `${method} ${path} is in /openapi.json`).toBeDefined();
   const response = operation!.responses[String(res.statusCode)];
   expect(response, `${method} ${path} documents status ${res.statusCode}`).toBeDefined();
+  if (res.headers['idempotent-replayed'] !== undefined) {
+    expect(Object.keys(response!.headers ?? {}), `${method} ${path} ${res.statusCode} documents Idempotent-Replayed`).toContain('Idempotent-Replayed');
+  }
   if (!response!.content) return;
   // The media type sent is the one documented (clients pick their parser by it).
   const mediaType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();

@@ -1904,6 +1904,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +2691,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3626,6 +3630,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3915,6 +3921,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4072,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4341,6 +4351,8 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -190,11 +190,17 @@ const KeyHeaders = Type.Object({
 
 const problem = (description: string) => ({ ...Type.Ref('ProblemDetails'), description });
 
-/** The route's schema as the OpenAPI document shows it: the header, the replay header on success, 409 and 422. */
+/**
+ * The answers a replay may give: those stored, the handlers' answers below 500 but 400 (a 2xx, a
+ * 404). 401, 413, 415 and 429 come before the key is read.
+ */
+const REPLAYABLE = /^(2\d\d|404)$/;
+
+/** The route's schema as the OpenAPI document shows it: the header, the replay header on what may be replayed, 409 and 422. */
 function documented(schema: Record<string, unknown>): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries((schema.response as Record<string, Record<string, unknown>> | undefined) ?? {})) {
-    responses[status] = /^2\d\d$/.test(status)
+    responses[status] = REPLAYABLE.test(status)
       ? { ...response, headers: { ...(response.headers as object), [REPLAYED_HEADER]: { type: 'string', enum: ['true'], description: `"true" when this is the stored answer of an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}.` } } }
       : response;
   }

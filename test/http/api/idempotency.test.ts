@@ -114,6 +114,16 @@ describe('a replay of each operation with its Idempotency-Key', () => {
     expect(refunded.json()).toMatchObject({ Successful: true, PaymentResult: 5 });
   });
 
+  it('a 404 (a refund of no payment of the partner): stored and replayed, as documented', async () => {
+    const key = randomUUID();
+    const body = { PaymentGuid: randomUUID(), Reason: 'customer asked' };
+    const first = await call('POST', '/api/refund', { body, key });
+    expect(first.statusCode).toBe(404);
+    const again = await call('POST', '/api/refund', { body, key });
+    expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([404, 'true', first.body]);
+    await expectDocumented(ctx.app, 'POST', '/api/refund', again);
+  });
+
   it('POST, PUT and DELETE /api/recurringProfile', async () => {
     const paid = (await call('POST', '/api/payment', { body: card({ Tokenize: true }) })).json();
     const created = await expectReplay('POST', '/api/recurringProfile', { TokenGuid: paid.TokenGuid, Amount: '10.00', StartDate: '2026-11-21', BillingFrequency: 'Monthly' }, '/api/recurringProfile');
