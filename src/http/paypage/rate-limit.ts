@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 
 export const SUBMISSION_WINDOW_MS = 10 * 60_000;
-const MAX_TRACKED = 50_000;
+export const MAX_TRACKED = 50_000;
 
 /**
  * Form submissions allowed per client IP, and payment attempts per pay link, in a fixed 10-minute
@@ -53,13 +53,28 @@ export class SubmissionLimiter {
     let entry = this.#counts.get(key);
     if (!entry || windowOver(entry.windowStart, now)) {
       entry = { windowStart: now, count: 0 };
+      // Deleted first, so that the map stays in the order windows began (a Map keeps a key's first place).
+      this.#counts.delete(key);
       this.#counts.set(key, entry);
     }
     return entry;
   }
 
+  /** How many clients and links are counted. */
+  get tracked(): number {
+    return this.#counts.size;
+  }
+
+  /**
+   * Drops the windows that have passed, oldest first, up to the first that has not: each is
+   * looked at once. (Every live entry was looked at on every submission past MAX_TRACKED.) No
+   * live entry is dropped: a link's count evicted by a flood of addresses would open it again.
+   */
   #prune(now: number) {
-    for (const [key, entry] of this.#counts) if (windowOver(entry.windowStart, now)) this.#counts.delete(key);
+    for (const [key, entry] of this.#counts) {
+      if (!windowOver(entry.windowStart, now)) return;
+      this.#counts.delete(key);
+    }
   }
 }
 
