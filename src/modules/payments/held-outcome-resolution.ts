@@ -78,6 +78,11 @@ export class HeldOutcomeResolution {
         if (!(err instanceof OperatorInputError)) throw err;
       }
     }
+    // Forget the items no longer held (an operator resolved them), when the batch held them all.
+    if (held.length < BATCH) {
+      const still = new Set(held.map((row) => row.id));
+      for (const id of this.#toldOperator) if (!still.has(id)) this.#toldOperator.delete(id);
+    }
     return counts;
   }
 }
