@@ -142,7 +142,6 @@ export interface Delivery {
   agoMs: number;
 }
 
-/** Every statement on the notifications outbox (the rows themselves are written by the triggers of migration 0024). */
 const PURGE_ENDED_SQL = `WITH gone AS (
   DELETE FROM notifications WHERE ctid IN (
     SELECT ctid FROM notifications WHERE created_at < $1 AND status IN ('delivered', 'failed', 'cancelled') LIMIT $2
@@ -150,6 +149,7 @@ const PURGE_ENDED_SQL = `WITH gone AS (
   RETURNING 1
 ) SELECT count(*)::int AS n FROM gone`;
 
+/** Every statement on the notifications outbox (the rows themselves are written by the triggers of migration 0024). */
 export class NotificationOutboxRepository {
   readonly #sql: SqlClient;
 
@@ -252,7 +252,6 @@ export class NotificationOutboxRepository {
     return rows.length;
   }
 
-  /** Notifications still to be sent (waiting, pending), for the backlog gauge. */
   /**
    * Deletes up to `limit` notifications created before `before` whose delivery has ended
    * (delivered, failed, cancelled); how many. One still waiting or pending is kept whatever its age.
@@ -262,6 +261,7 @@ export class NotificationOutboxRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Notifications still to be sent (waiting, pending), for the backlog gauge. */
   async backlog(): Promise<number> {
     const [row] = await this.#sql.query<{ n: string | number }>("SELECT count(*) AS n FROM notifications WHERE status IN ('waiting', 'pending')");
     return Number(row?.n ?? 0);
