@@ -192,7 +192,9 @@ export class NotificationOutboxRepository {
         claim.perConfig,
         done.map((d) => d.agoMs),
       ],
-      { prepare: true },
+      // Not prepared: no plan fits every size of the outbox. A generic plan kept from claims on
+      // an empty outbox checked each candidate's earlier notifications by reading every pending
+      // row of its URL (16 x the backlog a claim), and a settlement's burst took minutes to drain.
     );
     const claimed: ClaimedNotification[] = [];
     const lags = new Map<number, number>();
