@@ -144,9 +144,10 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
 
   const send = async (request: Request): Promise<Response> => {
-    if (SESSION_PATH.test(new URL(request.url).pathname)) return withRetries(request, true, async () => {});
+    const { pathname } = new URL(request.url);
+    if (SESSION_PATH.test(pathname)) return withRetries(request, true, async () => {});
     const changes = request.method !== 'GET' && request.method !== 'HEAD';
-    const resendable = !changes || IDEMPOTENT_OPERATIONS.has(`${request.method} ${new URL(request.url).pathname.slice(basePath.length)}`);
+    const resendable = !changes || IDEMPOTENT_OPERATIONS.has(`${request.method} ${pathname.slice(basePath.length)}`);
     // One key per logical call: every attempt of it sends the same.
     const key = request.headers.get('idempotency-key') ?? (changes ? newKey() : undefined);
     let token: string | undefined;

@@ -19,6 +19,20 @@ export interface BackgroundJob {
   needsConfirmedDatabase?: boolean;
 }
 
+/**
+ * A purge in statements of at most `batch` rows each (short locks, bounded WAL per statement):
+ * `deleteUpTo` deletes up to its limit and says how many; repeated until one deletes fewer.
+ * Returns how many in all.
+ */
+export async function deleteInBatches(deleteUpTo: (limit: number) => Promise<number>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await deleteUpTo(batch);
+    total += n;
+    if (n < batch) return total;
+  }
+}
+
 /** What `startBackgroundJobs` checks before a run of a job that asks for it. */
 export interface JobChecks {
   /** This process's clock minus the database's; null when one measurement took too long to tell. */

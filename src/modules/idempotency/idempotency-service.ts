@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Ids } from '../../platform/ids.ts';
+import { deleteInBatches } from '../../platform/jobs.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { IdempotencyRepository, NewClaim } from './idempotency-repository.ts';
 
@@ -129,11 +130,6 @@ export class IdempotencyService {
   /** Deletes the keys past their TTL (the background job); how many. */
   async purgeExpired(): Promise<number> {
     const now = this.#clock.now();
-    let total = 0;
-    for (;;) {
-      const n = await this.#repository.purgeExpired(now, PURGE_BATCH);
-      total += n;
-      if (n < PURGE_BATCH) return total;
-    }
+    return deleteInBatches((limit) => this.#repository.purgeExpired(now, limit), PURGE_BATCH);
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { deleteInBatches } from '../../platform/jobs.ts';
 import { Rule } from '../../domain/rules.ts';
 import type { NotificationOutboxRepository, NotificationRecord, NotificationStatus } from './outbox-repository.ts';
 
@@ -35,12 +36,7 @@ export class NotificationService {
    */
   async purgeEnded(): Promise<number> {
     const before = new Date(this.#clock.now().getTime() - this.#retentionDays * 86_400_000);
-    let total = 0;
-    for (;;) {
-      const n = await this.#outbox.purgeEnded(before, PURGE_BATCH);
-      total += n;
-      if (n < PURGE_BATCH) return total;
-    }
+    return deleteInBatches((limit) => this.#outbox.purgeEnded(before, limit), PURGE_BATCH);
   }
 
   /** The notifications of one of the partner's payments; NotFoundError when there are none. */

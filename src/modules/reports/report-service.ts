@@ -71,7 +71,7 @@ export class ReportService {
   readonly #log: Logger;
   readonly #exportConcurrency: number;
   readonly #exportMaxMs: number;
-  #exportsRunning = 0;
+  /** Exports running, per partner: their sum is the process's. */
   readonly #exportsByPartner = new Map<string, number>();
 
   constructor(deps: { repository: ReportRepository; clock: Clock; log: Logger; exportConcurrency?: number; exportMaxMs?: number }) {
@@ -103,20 +103,20 @@ export class ReportService {
     const format = readFormat(input.format, violations);
     if (violations.length > 0 || !criteria || !format) throw new ValidationError(firstPerField(violations));
     const scope = await this.#scope(partner, scopeInput);
-    if (this.#exportsRunning >= this.#exportConcurrency) {
+    let running = 0;
+    for (const n of this.#exportsByPartner.values()) running += n;
+    if (running >= this.#exportConcurrency) {
       throw new BusyError(`${this.#exportConcurrency} exports are running, as many as run at once; try again shortly.`);
     }
     const ofPartner = this.#exportsByPartner.get(partner.id) ?? 0;
     if (ofPartner >= partnerExportSlots(this.#exportConcurrency)) {
       throw new BusyError(`You have ${ofPartner} ${ofPartner === 1 ? 'export' : 'exports'} running, as many as one partner may run at once; try again when one has ended.`);
     }
-    this.#exportsRunning += 1;
     this.#exportsByPartner.set(partner.id, ofPartner + 1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      this.#exportsRunning -= 1;
       const left = (this.#exportsByPartner.get(partner.id) ?? 1) - 1;
       if (left > 0) this.#exportsByPartner.set(partner.id, left);
       else this.#exportsByPartner.delete(partner.id);
