@@ -8,6 +8,9 @@ type OpenApi = {
   components: object;
 };
 
+/** Response headers a client acts on: each one sent is documented on its response. */
+const ACTED_ON_HEADERS = ['retry-after', 'idempotent-replayed', 'content-disposition', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
 const documents = new WeakMap<FastifyInstance, Promise<OpenApi>>();
 
 async function documentOf(app: FastifyInstance): Promise<OpenApi> {
@@ -21,7 +24,8 @@ async function documentOf(app: FastifyInstance): Promise<OpenApi> {
 
 /**
  * Asserts that a response matches what /openapi.json publishes for the operation and status:
- * the status is documented, and the body validates against its schema.
+ * the status is documented, so are the headers a client acts on that it carries, and the body
+ * validates against its schema.
  */
 export async function expectDocumented(app: FastifyInstance, method: string, path: string, res: LightMyRequestResponse) {
   const doc = await documentOf(app);
@@ -29,8 +33,9 @@ export async function expectDocumented(app: FastifyInstance, method: string, pat
   expect(operation, `${method} ${path} is in /openapi.json`).toBeDefined();
   const response = operation!.responses[String(res.statusCode)];
   expect(response, `${method} ${path} documents status ${res.statusCode}`).toBeDefined();
-  if (res.headers['idempotent-replayed'] !== undefined) {
-    expect(Object.keys(response!.headers ?? {}), `${method} ${path} ${res.statusCode} documents Idempotent-Replayed`).toContain('Idempotent-Replayed');
+  const documentedHeaders = Object.keys(response!.headers ?? {}).map((h) => h.toLowerCase());
+  for (const header of ACTED_ON_HEADERS.filter((h) => res.headers[h] !== undefined)) {
+    expect(documentedHeaders, `${method} ${path} ${res.statusCode} documents ${header}`).toContain(header);
   }
   if (!response!.content) return;
   // The media type sent is the one documented (clients pick their parser by it).

@@ -17,7 +17,7 @@ export function asWire(violations: readonly Violation[]): { code: number; field?
  * surface A says them: wire field names, `'WireName'` in messages, ErrorCode numbers.
  */
 export function asApiWire(violations: readonly Violation[]): { code: number; field?: string; message: string }[] {
-  return asWire(violations.map(wireViolation));
+  return asWire(violations.map((v) => wireViolation(v)));
 }
 
 /** For `.catch()`: a ValidationError rethrown with its violations as surface A says them. */

@@ -818,6 +818,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -856,6 +862,12 @@ export interface operations {
             /** @description No criterion, a bad EIN, paging value or SortColumn. */
             400: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -865,6 +877,12 @@ export interface operations {
             /** @description No data found. */
             404: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -876,6 +894,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the limit resets. */
                     "Retry-After"?: number;
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,6 +909,12 @@ export interface operations {
             /** @description Internal error; nothing internal is revealed. */
             500: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -896,6 +926,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -928,6 +964,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -947,6 +989,12 @@ export interface operations {
             /** @description Invalid body, or the credentials do not authenticate. */
             400: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -956,6 +1004,12 @@ export interface operations {
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -965,6 +1019,12 @@ export interface operations {
             /** @description The content type is not a JSON type, or the body is compressed. */
             415: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -976,6 +1036,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds until the limit resets. */
                     "Retry-After"?: number;
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -985,6 +1051,12 @@ export interface operations {
             /** @description Internal error; nothing internal is revealed. */
             500: {
                 headers: {
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -996,6 +1068,12 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description Requests this client may send in the window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -23,7 +23,10 @@ export function apiErrorHandler(error: FastifyError, request: FastifyRequest, re
     return sendBrokenRules(reply, schemaViolations(error.validation, error.validationContext));
   }
   if (error instanceof ApiValidationError) return sendBrokenRules(reply, error.violations);
-  if (error instanceof ValidationError) return sendBrokenRules(reply, error.violations.map(wireViolation));
+  if (error instanceof ValidationError) {
+    const queryNames = new Set(Object.keys((request.routeOptions.schema?.querystring as { properties?: object } | undefined)?.properties ?? {}));
+    return sendBrokenRules(reply, error.violations.map((v) => wireViolation(v, queryNames)));
+  }
   if (error instanceof NotFoundError) return sendProblem(reply, 404, error.message);
   if (error instanceof ConflictError) return sendProblem(reply, 409, error.message);
   if (error instanceof BusyError) {

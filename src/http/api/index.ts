@@ -16,7 +16,7 @@ import { refundVoidRoutes } from './refund-void.ts';
 import { reportRoutes } from './reports.ts';
 import { notificationRoutes } from './notifications.ts';
 import { sessionRoutes } from './session.ts';
-import { errorResponses } from './wire.ts';
+import { errorResponses, rateLimitHeaders } from './wire.ts';
 import { idempotencyKeys } from './idempotency.ts';
 
 /** Surface A, the JSON payment API, mounted at /api. */
@@ -51,6 +51,7 @@ export async function apiPlugin(app: FastifyInstance, opts: { services: Services
  * ones as needing nothing), and lists the error responses the route can give, unless it describes
  * them itself: 401 where an AccessToken is needed, 413 and 415 where a body can be sent (a DELETE
  * too: a body sent is read), 429 where a rate limit applies, and 400, 500 and 503 everywhere.
+ * A rate-limited route's every answer documents the rate limit's headers.
  */
 function documentAuthAndErrors(app: FastifyInstance) {
   const { 400: invalid, 401: unauthorized, 413: tooLarge, 415: unsupported, 429: tooMany, 500: internal, 503: unavailable } = errorResponses;
@@ -61,7 +62,7 @@ function documentAuthAndErrors(app: FastifyInstance) {
     schema.security ??= isPublic ? [] : [{ AccessToken: [] }];
     const methods = [route.method].flat();
     const readsBody = methods.some((m) => m !== 'GET' && m !== 'HEAD');
-    schema.response = {
+    const responses: Record<string, object & { headers?: object }> = {
       400: invalid,
       ...(isPublic ? {} : { 401: unauthorized }),
       ...(readsBody ? { 413: tooLarge, 415: unsupported } : {}),
@@ -70,5 +71,9 @@ function documentAuthAndErrors(app: FastifyInstance) {
       503: unavailable,
       ...((schema.response as object | undefined) ?? {}),
     };
+    if (config?.rateLimit) {
+      for (const [status, response] of Object.entries(responses)) responses[status] = { ...response, headers: { ...response.headers, ...rateLimitHeaders } };
+    }
+    schema.response = responses;
   });
 }

@@ -250,7 +250,7 @@ export function payLinkRoutes(app: FastifyInstance, services: Services) {
       const fromSchema = request.validationError ? schemaViolations(request.validationError.validation, 'body') : [];
       if (fromSchema.length > 0 || own.length > 0) {
         // Everything at once: the schema's, the amounts' and the theme's, then the link rules (one per field).
-        throw new ApiValidationError(firstPerField([...fromSchema, ...own, ...(payLinkViolations(input).map(wireViolation) as RuleViolation[])]));
+        throw new ApiValidationError(firstPerField([...fromSchema, ...own, ...(payLinkViolations(input).map((v) => wireViolation(v)) as RuleViolation[])]));
       }
       if (theme !== undefined) input.theme = sanitizeTheme(theme);
       const link = await services.payLinks.create(request.partner, input);

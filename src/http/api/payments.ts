@@ -321,7 +321,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         gwShieldAdditional: gwShieldOf(body.GwShieldAdditional),
       };
       const validated = services.payments.validateCard(input);
-      const violations = allViolations(request, own, validated.violations.map(wireViolation));
+      const violations = allViolations(request, own, validated.violations.map((v) => wireViolation(v)));
       if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payCard(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));
@@ -345,7 +345,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
         paymentMethodTypeId: body.PaymentMethodTypeId,
       };
       const validated = services.payments.validateAch(input);
-      const violations = allViolations(request, own, validated.violations.map(wireViolation));
+      const violations = allViolations(request, own, validated.violations.map((v) => wireViolation(v)));
       if (violations.length > 0) throw new ApiValidationError(violations);
       const record = await services.payments.payAch(request.partner, input, validated);
       return reply.code(201).send(paymentToWire(record));

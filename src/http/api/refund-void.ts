@@ -106,7 +106,7 @@ export function refundVoidRoutes(app: FastifyInstance, services: Services) {
       integrationSource: text(body.IntegrationSource),
       amount: text(body.Amount),
     };
-    const violations = allViolations(request, services.refundsVoids.validate(request.partner, input).map(wireViolation));
+    const violations = allViolations(request, services.refundsVoids.validate(request.partner, input).map((v) => wireViolation(v)));
     if (violations.length > 0) throw new ApiValidationError(violations);
     return input;
   };

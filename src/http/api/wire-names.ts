@@ -18,15 +18,18 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   tokenRef: 'TokenGuid',
 };
 
-export function wireName(field: string): string {
-  return field.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (part) => WIRE_NAMES[part] ?? part.charAt(0).toUpperCase() + part.slice(1));
+const NONE: ReadonlySet<string> = new Set();
+
+export function wireName(field: string, asSent: ReadonlySet<string> = NONE): string {
+  return field.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (part) => (asSent.has(part) ? part : (WIRE_NAMES[part] ?? part.charAt(0).toUpperCase() + part.slice(1))));
 }
 
 /**
  * A violation as surface A says it: its field by wire name, and each `{field}` of its message as
- * `'WireName'`. A message without placeholders is said as it is.
+ * `'WireName'`. A message without placeholders is said as it is. `asSent` are names the request
+ * spells as the service does (a route's query parameters, `paymentId`): said as they are.
  */
-export function wireViolation<V extends Violation>(v: V): V {
-  const message = v.message.replace(/\{([A-Za-z_][\w.[\]]*)\}/g, (_m, field: string) => `'${wireName(field)}'`);
-  return v.field === undefined ? { ...v, message } : { ...v, field: wireName(v.field), message };
+export function wireViolation<V extends Violation>(v: V, asSent: ReadonlySet<string> = NONE): V {
+  const message = v.message.replace(/\{([A-Za-z_][\w.[\]]*)\}/g, (_m, field: string) => `'${wireName(field, asSent)}'`);
+  return v.field === undefined ? { ...v, message } : { ...v, field: wireName(v.field, asSent), message };
 }

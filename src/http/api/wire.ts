@@ -41,6 +41,13 @@ const problem = (description: string) => ({ ...Type.Ref('ProblemDetails'), descr
 
 const retryAfter = (description: string) => ({ 'Retry-After': { type: 'integer', description } });
 
+/** @fastify/rate-limit's headers, on every answer of a rate-limited route (index.ts adds them). */
+export const rateLimitHeaders = {
+  'X-RateLimit-Limit': { type: 'integer', description: 'Requests this client may send in the window.' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window.' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.' },
+};
+
 /**
  * The error responses of surface A's routes, for the OpenAPI document: each route lists those it
  * can give (documentAuthAndErrors in index.ts), so that typed clients have a type for each.

@@ -132,6 +132,8 @@ describe('GET /api/notifications', () => {
     const none = await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/notifications' });
     await expectDocumented(ctx.app, 'GET', '/api/notifications', none);
     expect(none.statusCode).toBe(400);
+    // Named as the query spells them, not as body fields are.
+    expect(none.json()).toEqual([{ ErrorCode: 4000, Message: "Send 'paymentId' or 'paymentExternalId'.", LoggerMessage: 'paymentId: rule 4000' }]);
     const missing = await ctx.as(ctx.nonProfit, { method: 'GET', url: '/api/notifications?paymentId=999999' });
     await expectDocumented(ctx.app, 'GET', '/api/notifications', missing);
     expect(missing.statusCode).toBe(404);

@@ -81,7 +81,7 @@ describe('the TranId of a new link (the duplicate-TranId rule)', () => {
     expect(violations).toEqual([
       { code: Rule.PayLinkTranIdUsed, field: 'tranId', message: '{tranId} is already the TranId of payment pay-1 of this integration source: a link with it could never be paid.' },
     ]);
-    expect(violations.map(wireViolation)[0]).toMatchObject({ field: 'TranId', message: "'TranId' is already the TranId of payment pay-1 of this integration source: a link with it could never be paid." });
+    expect(violations.map((v) => wireViolation(v))[0]).toMatchObject({ field: 'TranId', message: "'TranId' is already the TranId of payment pay-1 of this integration source: a link with it could never be paid." });
     expect(repository.paymentHoldingTranId).toHaveBeenCalledWith(SOURCE, 'INV-7');
     expect(repository.insert).not.toHaveBeenCalled();
   });
