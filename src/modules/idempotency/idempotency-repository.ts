@@ -46,44 +46,18 @@ interface Row {
 const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
 
 /**
- * The claims of a batch of requests and the answers of others, in one statement. Inputs travel as
- * text arrays (one per column) in key order: two statements that insert the same keys wait for
- * each other in the same order, never in a cycle (an answer updates only its own claim's row,
- * which no other statement writes). The insert takes no lock when a key exists (DO NOTHING), so a
- * replay only reads. A row found is read with the statement's snapshot: a key inserted by a
- * request that committed after the statement began (or by another request of the same batch) is
- * not seen, and is then read again on its own; a key answered in the same statement is seen as
- * running (409: the client asks again). The look-up is a subquery kept apart (OFFSET 0) so that
- * its condition on the claim gates it: a key claimed is not looked up (as a join filter, each
- * claim read the index and the heap page of the row it had just inserted).
+ * The claims of a batch of requests and the answers of others, in one call of
+ * `idempotency_batch` (migration 0027): the answers first, then the claims, each a look-up by the
+ * primary key planned once per connection. Inputs travel as arrays (one per column) in key order:
+ * two calls that insert the same keys wait for each other in the same order, never in a cycle
+ * (an answer updates only its own claim's row, which no other statement writes). The insert takes
+ * no lock when a key exists, so a replay only reads; a key taken is read with a snapshot taken
+ * after its insert, and a key answered earlier in the call is found done. A key found by none
+ * (deleted meanwhile) is read again on its own.
  */
-const CLAIMS = `input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS i(partner_id, key, claim, fingerprint, created_at, expires_at, lease_until)
-), claimed AS (
-  INSERT INTO idempotency_keys (partner_id, key, claim, fingerprint, state, created_at, expires_at, lease_until)
-  SELECT partner_id::uuid, key, claim::uuid, fingerprint, 'running', created_at::timestamptz, expires_at::timestamptz, lease_until::timestamptz
-  FROM input, ${ASYNC_COMMIT}
-  ON CONFLICT (partner_id, key) DO NOTHING
-  RETURNING claim
-)`;
-
-const CLAIMS_FOUND = `SELECT i.claim, c.claim IS NOT NULL AS claimed, k.fingerprint, k.state, k.expires_at, k.lease_until, k.status, k.content_type, k.body
-FROM input i
-LEFT JOIN claimed c ON c.claim = i.claim::uuid
-LEFT JOIN LATERAL (
-  SELECT * FROM idempotency_keys k WHERE c.claim IS NULL AND k.partner_id = i.partner_id::uuid AND k.key = i.key OFFSET 0
-) k ON true`;
-
-/** The answers' update, its parameters from $n on. */
-const answers = (n: number) => `UPDATE idempotency_keys k SET state = 'done', status = a.status::smallint, content_type = a.content_type, body = a.body
-  FROM unnest(${[0, 1, 2, 3, 4, 5].map((i) => `$${n + i}::text[]`).join(', ')}) AS a(partner_id, key, claim, status, content_type, body), ${ASYNC_COMMIT}
-  WHERE k.partner_id = a.partner_id::uuid AND k.key = a.key AND k.claim = a.claim::uuid AND k.state = 'running'`;
-
-/** A batch's statement: its claims, its answers or both (a part without rows costs planning too). */
-const CLAIMS_SQL = `WITH ${CLAIMS}\n${CLAIMS_FOUND}`;
-const ANSWERS_SQL = answers(1);
-const BATCH_SQL = `WITH ${CLAIMS}, answered AS (\n${answers(8)}\n  RETURNING 1\n)\n${CLAIMS_FOUND}`;
+const BATCH_SQL = `SELECT o_claim AS claim, o_claimed AS claimed, o_fingerprint AS fingerprint, o_state AS state, o_expires_at AS expires_at,
+  o_lease_until AS lease_until, o_status AS status, o_content_type AS content_type, o_body AS body
+FROM idempotency_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 
 const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
 
@@ -140,9 +114,9 @@ const byKey = <T extends { partnerId: string; key: string }>(a: T, b: T) =>
 
 /**
  * Every statement of the idempotency keys (table idempotency_keys, migration 0020). Claims and
- * answers go in batches (platform/batcher.ts), one statement at a time: under load one statement
- * serves the claims and answers of the requests that arrived while the last one ran, instead of
- * two statements each.
+ * answers go in batches (platform/batcher.ts), one call at a time: under load one call serves the
+ * claims and answers of the requests that arrived while the last one ran, instead of two
+ * statements each.
  */
 export class IdempotencyRepository {
   readonly #sql: SqlClient;
@@ -184,20 +158,11 @@ export class IdempotencyRepository {
       finishes.map((f) => f.partnerId),
       finishes.map((f) => f.key),
       finishes.map((f) => f.claim),
-      finishes.map((f) => String(f.answer.status)),
+      finishes.map((f) => f.answer.status),
       finishes.map((f) => f.answer.contentType),
       finishes.map((f) => f.answer.body),
     ];
-    const [text, params] =
-      finishes.length === 0 ? [CLAIMS_SQL, claimColumns] : claims.length === 0 ? [ANSWERS_SQL, answerColumns] : [BATCH_SQL, [...claimColumns, ...answerColumns]];
-    // A statement with answers is planned each time, not prepared: a generic plan made while the
-    // table was small joins the answers to a scan of the whole table (a hash join), kept until the
-    // table is analysed again (never, with autovacuum off): a keyed payment's cost grew with the
-    // table, to twice its own in a minute. A custom plan sees the arrays' lengths and the table's
-    // size. The claims alone look keys up one by one (LATERAL), only for keys taken: an index scan
-    // in a generic plan (but one made while the table, analysed, held a page or two, as PREPARED
-    // says), and the look-up is rare.
-    const rows = await this.#sql.query<Row & { claim: string }>(text, params, { prepare: text === CLAIMS_SQL });
+    const rows = await this.#sql.query<Row & { claim: string }>(BATCH_SQL, [...claimColumns, ...answerColumns], PREPARED);
     const byClaim = new Map(rows.map((r) => [String(r.claim), r]));
     return batch.map((o): ClaimResult | undefined => {
       if (!o.claim) return undefined;

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdempotencyRepository, type NewClaim } from '../../../src/modules/idempotency/idempotency-repository.ts';
+import type { Store } from '../../../src/platform/database/database.ts';
+import { testDatabaseUrl } from '../../helpers/database-url.ts';
+import { freshStore } from '../../helpers/store.ts';
+
+/**
+ * The batch's statements keep plans fit for the key table's size: planned on an empty table (a
+ * server's first keyed requests) and used once it holds a day of keys, each claim, look-up and
+ * answer still finds its row by the primary key. A plan kept from the table analysed at a page
+ * read the whole table for each (autovacuum, whose next ANALYZE would make new plans, is off on
+ * some machines).
+ */
+const KEYS = 20_000;
+
+let store: Store;
+let repository: IdempotencyRepository;
+const partnerId = randomUUID();
+const claimOf = (key: string): NewClaim => {
+  const now = new Date('2026-11-30T12:00:00Z');
+  return { partnerId, key, claim: randomUUID(), fingerprint: `f-${key}`, createdAt: now, expiresAt: new Date(now.getTime() + 86_400_000), leaseUntil: new Date(now.getTime() + 40_000) };
+};
+const answer = { status: 201, contentType: 'application/json; charset=utf-8', body: '{"PaymentId":1}' };
+
+/** Rows of `idempotency_keys` PostgreSQL has read, by scans and index fetches, as its statistics say. */
+async function rowsRead(): Promise<number> {
+  // A backend reports its counts at most once a second, or when told to (the pool hands this
+  // statement the connection the last one used: the batch's).
+  await store.sql.query('SELECT pg_stat_force_next_flush()');
+  const [row] = await store.sql.query<{ n: string }>("SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
+  return Number(row!.n);
+}
+
+describe.runIf(testDatabaseUrl())('the batch on a grown key table (PostgreSQL)', () => {
+  beforeAll(async () => {
+    store = await freshStore();
+    repository = new IdempotencyRepository(store.sql);
+    // Analysed while it holds a page (as autovacuum does after the first few dozen keys), then more
+    // batches than the five after which PostgreSQL may keep a generic plan.
+    await repository.claim(claimOf('first'));
+    await store.sql.query('ANALYZE idempotency_keys');
+    for (let i = 0; i < 8; i++) {
+      const c = claimOf(`early-${i}`);
+      expect(await repository.claim(c)).toEqual({ claimed: true });
+      expect(await repository.claim(claimOf(`early-${i}`))).toMatchObject({ claimed: false, existing: { state: 'running' } });
+      await repository.finish(partnerId, c.key, c.claim, answer);
+    }
+    await store.sql.query(
+      `INSERT INTO idempotency_keys (partner_id, key, claim, fingerprint, state, created_at, expires_at, lease_until, status, content_type, body)
+       SELECT $1, 'day-' || g, gen_random_uuid(), 'f', 'done', now(), now() + interval '1 day', now(), 201, 'application/json', repeat('x', 1600)
+       FROM generate_series(1, ${KEYS}) g`,
+      [partnerId],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('claims, finds and answers keys by the primary key, not by reading the table', async () => {
+    const fresh = claimOf('late-new');
+    const before = await rowsRead();
+    expect(await repository.claim(fresh)).toEqual({ claimed: true });
+    expect(await repository.claim(claimOf('day-17'))).toMatchObject({ claimed: false, existing: { state: 'done' } });
+    await repository.finish(partnerId, fresh.key, fresh.claim, answer);
+    const read = (await rowsRead()) - before;
+    expect(await repository.claim(claimOf('late-new'))).toMatchObject({ claimed: false, existing: { state: 'done', answer } });
+    // A few rows by the index; a plan kept from the empty table reads the whole table per key.
+    expect(read).toBeLessThan(100);
+  });
+});
