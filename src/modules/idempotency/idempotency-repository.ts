@@ -47,13 +47,12 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
 
 /**
  * The claims of a batch of requests and the answers of others, in one call of
- * `idempotency_batch` (migration 0027): the answers first, then the claims, each a look-up by the
- * primary key planned once per connection. Inputs travel as arrays (one per column) in key order:
- * two calls that insert the same keys wait for each other in the same order, never in a cycle
- * (an answer updates only its own claim's row, which no other statement writes). The insert takes
- * no lock when a key exists, so a replay only reads; a key taken is read with a snapshot taken
- * after its insert, and a key answered earlier in the call is found done. A key found by none
- * (deleted meanwhile) is read again on its own.
+ * `idempotency_batch` (migration 0027): the claims, in key order, then the answers, each a
+ * look-up by the primary key planned once per connection; two processes' calls never wait for
+ * each other in a cycle (the migration says why). The insert takes no lock when a key exists, so
+ * a replay only reads; a key taken is read with a snapshot taken after its insert; a key answered
+ * in the same call is found running (409: the client asks again). A key found by none (deleted
+ * meanwhile) is read again on its own.
  */
 const BATCH_SQL = `SELECT o_claim AS claim, o_claimed AS claimed, o_fingerprint AS fingerprint, o_state AS state, o_expires_at AS expires_at,
   o_lease_until AS lease_until, o_status AS status, o_content_type AS content_type, o_body AS body

@@ -58,11 +58,12 @@ describe('the batch statement', () => {
     }
   });
 
-  it('a key answered in the batch that a new request claims it in is found answered (answers go first)', async () => {
+  it('a key answered in the batch that a new request claims it in is found running (claims go first), then answered', async () => {
     const held = claimOf('e');
     await repository.claim(held);
     const blocker = claimOf('f');
     const [, , found] = await Promise.all([repository.claim(blocker), repository.finish(partnerId, 'e', held.claim, answer(5)), repository.claim(claimOf('e'))]);
-    expect(found).toMatchObject({ claimed: false, existing: { state: 'done', answer: answer(5) } });
+    expect(found).toMatchObject({ claimed: false, existing: { state: 'running' } });
+    expect(await repository.claim(claimOf('e'))).toMatchObject({ claimed: false, existing: { state: 'done', answer: answer(5) } });
   });
 });

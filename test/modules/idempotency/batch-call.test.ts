@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyRepository, type NewClaim } from '../../../src/modules/idempotency/idempotency-repository.ts';
 import type { Store } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
-import { freshStore } from '../../helpers/store.ts';
+import { freshDatabase, freshStore } from '../../helpers/store.ts';
 
 /**
  * The batch's statements keep plans fit for the key table's size: planned on an empty table (a
@@ -67,5 +68,45 @@ describe.runIf(testDatabaseUrl())('the batch on a grown key table (PostgreSQL)',
     expect(await repository.claim(claimOf('late-new'))).toMatchObject({ claimed: false, existing: { state: 'done', answer } });
     // A few rows by the index; a plan kept from the empty table reads the whole table per key.
     expect(read).toBeLessThan(100);
+  });
+});
+
+/**
+ * Two processes' calls never wait for each other in a cycle (migration 0027). Call A has claimed
+ * J (its transaction still open); call B claims J and answers K; then A claims K. With B's answer
+ * made before its claims, B would hold K's row while waiting for A at J, and A wait for B at K:
+ * PostgreSQL would end one of them as a deadlock after a second.
+ */
+describe.runIf(testDatabaseUrl())('two calls at once (PostgreSQL)', () => {
+  it('a call waiting at a claim holds no answer: the other goes on, and both end', async () => {
+    const db = await freshDatabase(testDatabaseUrl()!);
+    const a = new pg.Client({ connectionString: db.url });
+    const b = new pg.Client({ connectionString: db.url });
+    await a.connect();
+    await b.connect();
+    try {
+      const batch = 'SELECT o_claimed, o_state FROM idempotency_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)';
+      const now = new Date();
+      const later = new Date(now.getTime() + 86_400_000);
+      const claims = (keys: { key: string; claim: string }[]) => [keys.map(() => partnerId), keys.map((k) => k.key), keys.map((k) => k.claim), keys.map(() => 'f'), keys.map(() => now), keys.map(() => later), keys.map(() => later)];
+      const answers = (keys: { key: string; claim: string }[]) => [keys.map(() => partnerId), keys.map((k) => k.key), keys.map((k) => k.claim), keys.map(() => 201), keys.map(() => 'application/json'), keys.map(() => '{}')];
+      const k = { key: 'k', claim: randomUUID() };
+      const j = { key: 'j', claim: randomUUID() };
+      await b.query(batch, [...claims([k]), ...answers([])]);
+      await a.query('BEGIN');
+      await a.query(batch, [...claims([j]), ...answers([])]);
+      const bCall = b.query(batch, [...claims([{ key: 'j', claim: randomUUID() }]), ...answers([k])]);
+      await new Promise((r) => setTimeout(r, 300));
+      const aAgain = await a.query(batch, [...claims([{ key: 'k', claim: randomUUID() }]), ...answers([])]);
+      await a.query('COMMIT');
+      expect(aAgain.rows).toEqual([{ o_claimed: false, o_state: 'running' }]);
+      expect((await bCall).rows).toEqual([{ o_claimed: false, o_state: 'running' }]);
+      const [stored] = (await a.query("SELECT state FROM idempotency_keys WHERE key = 'k'")).rows;
+      expect(stored).toEqual({ state: 'done' });
+    } finally {
+      await a.end();
+      await b.end();
+      await db.drop();
+    }
   });
 });
