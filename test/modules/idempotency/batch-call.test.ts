@@ -5,6 +5,7 @@ import { IdempotencyRepository, type NewClaim } from '../../../src/modules/idemp
 import type { Store } from '../../../src/platform/database/database.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { freshDatabase, freshStore } from '../../helpers/store.ts';
+import { rowsRead as rowsReadOf } from '../../helpers/rows-read.ts';
 
 /**
  * The batch's statements keep plans fit for the key table's size: planned on an empty table (a
@@ -24,14 +25,7 @@ const claimOf = (key: string): NewClaim => {
 };
 const answer = { status: 201, contentType: 'application/json; charset=utf-8', body: '{"PaymentId":1}' };
 
-/** Rows of `idempotency_keys` PostgreSQL has read, by scans and index fetches, as its statistics say. */
-async function rowsRead(): Promise<number> {
-  // A backend reports its counts at most once a second, or when told to (the pool hands this
-  // statement the connection the last one used: the batch's).
-  await store.sql.query('SELECT pg_stat_force_next_flush()');
-  const [row] = await store.sql.query<{ n: string }>("SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'");
-  return Number(row!.n);
-}
+const rowsRead = () => rowsReadOf(store.sql, 'idempotency_keys');
 
 describe.runIf(testDatabaseUrl())('the batch on a grown key table (PostgreSQL)', () => {
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { seedTestPartner } from '../../helpers/context.ts';
 import { testDatabaseUrl } from '../../helpers/database-url.ts';
 import { insertSyntheticPayments } from '../../helpers/report-data.ts';
 import { freshStore } from '../../helpers/store.ts';
+import { rowsRead as rowsReadOf } from '../../helpers/rows-read.ts';
 
 /**
  * The worker's claim keeps a plan fit for the outbox's size. Claimed on an empty outbox, then
@@ -23,14 +24,7 @@ const CLAIM = { limit: 64, busyConfigs: [], leaseMs: 60_000, perConfig: 16 };
 let store: Store;
 let outbox: NotificationOutboxRepository;
 
-/** Rows of `notifications` PostgreSQL has read, by scans and index fetches, as its statistics say. */
-async function rowsRead(): Promise<number> {
-  // A backend reports its counts at most once a second, or when told to (the pool hands this
-  // statement the connection the last one used: the claim's).
-  await store.sql.query('SELECT pg_stat_force_next_flush()');
-  const [row] = await store.sql.query<{ n: string }>("SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_user_tables WHERE relname = 'notifications'");
-  return Number(row!.n);
-}
+const rowsRead = () => rowsReadOf(store.sql, 'notifications');
 
 describe.runIf(testDatabaseUrl())('the claim after a burst (PostgreSQL)', () => {
   beforeAll(async () => {
