@@ -164,9 +164,9 @@ export async function measureIdempotency(server: BenchServer, seconds: number, u
   // runs a fifth slower or faster than the one before it: the median of the pairs' ratios is the
   // figure, the ratio of the mean rates beside it.
   const rounds = { unkeyed: [] as (LoadResult & { cpuUsPerRequest: number })[], keyed: [] as (LoadResult & { cpuUsPerRequest: number })[] };
-  // Every other pair runs the keyed load first: a payment's cost grows through the run (the same
-  // unkeyed load's database CPU a request rose by a quarter from the first pair to the last), and
-  // a keyed load always second would be charged half a pair's growth.
+  // Every other pair runs the keyed load first: a payment's cost drifts through a run (in some
+  // runs the same unkeyed load's database CPU a request rose by a quarter from the first pair to
+  // the last), and a keyed load always second would be charged half a pair's drift.
   for (let i = 0; i < PAIRS; i++) {
     const loadUnkeyed = async () => rounds.unkeyed.push(await measured(server, url, () => load({ ...unkeyed, seconds: seconds / 4 })));
     const loadKeyed = async () => rounds.keyed.push(await measured(server, url, () => load({ ...keyed, seconds: seconds / 4 })));
