@@ -77,9 +77,10 @@ const PURGE_SQL = `WITH gone AS (
 ) SELECT count(*)::int AS n FROM gone`;
 
 /**
- * Look-ups by the primary key: prepared once per connection. Their generic plans are index scans,
+ * Prepared once per connection: the batch's call (the function's own plans cannot turn into a
+ * scan, migration 0027) and the look-up by the primary key, whose generic plan is an index scan
  * except one made while the table, analysed, held a page or two (a sequential scan, as cheap
- * then); the next ANALYZE, which autovacuum runs as the table grows, replaces it.
+ * then), until the next ANALYZE; it runs only for a key no batch found.
  */
 const PREPARED = { prepare: true } as const;
 
