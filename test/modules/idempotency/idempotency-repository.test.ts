@@ -21,7 +21,8 @@ const claimOf = (key: string): NewClaim => {
   const now = new Date('2026-11-29T12:00:00Z');
   return { partnerId, key, claim: randomUUID(), fingerprint: `f-${key}`, createdAt: now, expiresAt: new Date(now.getTime() + 86_400_000), leaseUntil: new Date(now.getTime() + 40_000) };
 };
-const answer = (n: number) => ({ status: 201, contentType: 'application/json; charset=utf-8', body: `{"n":${n}}` });
+/** Bodies as answers hold them: quotes, backslashes, braces and commas (an array's syntax), letters beyond ASCII. */
+const answer = (n: number) => ({ status: 201, contentType: 'application/json; charset=utf-8', body: `{"n":${n},"Message":"a \\"quoted\\" word, a \\\\ and {braces}: Zoë ✓"}` });
 
 async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
   const texts: string[] = [];
