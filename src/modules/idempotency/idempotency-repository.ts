@@ -54,18 +54,20 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
  * in the same call is found running (409: the client asks again). A key found by none (deleted
  * meanwhile) is read again on its own.
  */
-const batchSql = (answers: number) => `SELECT o_claim AS claim, o_claimed AS claimed, o_fingerprint AS fingerprint, o_state AS state, o_expires_at AS expires_at,
-  o_lease_until AS lease_until, o_status AS status, o_content_type AS content_type, o_body AS body
-FROM idempotency_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${answers === 0 ? "'{}'" : `ARRAY[${Array.from({ length: answers }, (_, i) => `$${13 + i}`).join(', ')}]`}::text[])`;
+/** The most claims and answers one call takes; the rest wait for the next. */
+const MAX_BATCH = 100;
 
 /**
- * The call's text by its number of answers (up to a batch's largest, 100: a bounded set of
- * prepared statements). Each answer's body is a parameter of its own, sent as it is: as an
- * element of an array parameter the driver escaped its every quote (3 us and 16 kB of garbage a
- * payment's answer) and PostgreSQL parsed it again (array_in).
+ * The call's text by its number of answers: at most MAX_BATCH + 1 texts, a bounded set of prepared
+ * statements. Each answer's body is a parameter of its own, sent as it is: as an element of an
+ * array parameter the driver escaped its every quote (3 us and 16 kB of garbage a payment's
+ * answer) and PostgreSQL parsed it again (array_in).
  */
 const BATCH_SQL: string[] = [];
-const batchSqlFor = (answers: number) => (BATCH_SQL[answers] ??= batchSql(answers));
+const batchSqlFor = (answers: number) =>
+  (BATCH_SQL[answers] ??= `SELECT o_claim AS claim, o_claimed AS claimed, o_fingerprint AS fingerprint, o_state AS state, o_expires_at AS expires_at,
+  o_lease_until AS lease_until, o_status AS status, o_content_type AS content_type, o_body AS body
+FROM idempotency_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${answers === 0 ? "'{}'" : `ARRAY[${Array.from({ length: answers }, (_, i) => `$${13 + i}`).join(', ')}]`}::text[])`);
 
 const FIND_SQL = 'SELECT false AS claimed, fingerprint, state, expires_at, lease_until, status, content_type, body FROM idempotency_keys WHERE partner_id = $1 AND key = $2';
 
@@ -134,7 +136,7 @@ export class IdempotencyRepository {
   constructor(sql: SqlClient) {
     this.#sql = sql;
     // One statement at a time: the requests that arrive while it runs go together in the next.
-    this.#batches = new Batcher((batch) => this.#run(batch), { slots: 1 });
+    this.#batches = new Batcher((batch) => this.#run(batch), { slots: 1, maxBatch: MAX_BATCH });
   }
 
   /** Inserts the key as running; or the row that holds it already. */
