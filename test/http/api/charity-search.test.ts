@@ -82,12 +82,14 @@ describe('GET /api/CharitySearch by Name', () => {
     // A name search ranks its candidates by name, then reads the page's rows by id; an EIN lookup
     // reads its row directly. Subordinates (with a ParentOrgName) and others.
     const rows = await ctx.store.sql.query<{ name: string; ein: string; id: string }>(
-      `(SELECT c.name, c.ein, c.id FROM charities c JOIN charity_groups g ON g.group_exemption = c.group_exemption
-        WHERE c.group_role = 'member' AND (SELECT count(*) FROM charities d WHERE d.search_name = c.search_name) = 1
+      // Names held by one charity only, counted once: a count per row is quadratic on PostgreSQL.
+      `WITH single AS (SELECT search_name FROM charities GROUP BY search_name HAVING count(*) = 1)
+       (SELECT c.name, c.ein, c.id FROM charities c JOIN charity_groups g ON g.group_exemption = c.group_exemption
+        WHERE c.group_role = 'member' AND c.search_name IN (SELECT search_name FROM single)
         ORDER BY c.registry_number LIMIT 3)
        UNION ALL
        (SELECT c.name, c.ein, c.id FROM charities c
-        WHERE c.registry = 'IRS' AND c.address2 IS NOT NULL AND (SELECT count(*) FROM charities d WHERE d.search_name = c.search_name) = 1
+        WHERE c.registry = 'IRS' AND c.address2 IS NOT NULL AND c.search_name IN (SELECT search_name FROM single)
         ORDER BY c.registry_number LIMIT 3)`,
     );
     expect(rows.length).toBe(6);
