@@ -1,9 +1,11 @@
 /**
- * Runs items in batches, as a database's group commit does: a batch starts at once while fewer
- * than `slots` are running; items that arrive meanwhile wait and go together as the next batch.
- * Alone, an item waits for nothing; under load, one statement serves many requests. (A batching
- * library that collects one event-loop tick, such as DataLoader, makes batches of one from
- * requests that arrive on their own sockets.)
+ * Runs items in batches, as a database's group commit does: when fewer than `slots` are running,
+ * a batch starts at the end of the event loop's turn (setImmediate) with every item added in it;
+ * items that arrive while the slots are busy wait and go together as the next batch. Alone, an
+ * item waits only for its turn to end; under load, one statement serves many requests. The turn,
+ * not the tick: a batching library that collects one tick (DataLoader) makes batches of one from
+ * requests that arrive on their own sockets, and so does starting at once when a database runs
+ * its statements on this thread (PGlite): no request reaches the batcher while a call runs.
  */
 export class Batcher<I, O> {
   readonly #run: (items: I[]) => Promise<O[]>;
@@ -11,6 +13,7 @@ export class Batcher<I, O> {
   readonly #maxBatch: number;
   #queue: { item: I; resolve: (value: O) => void; reject: (err: unknown) => void }[] = [];
   #running = 0;
+  #collecting = false;
 
   /** `run` answers each item, in order; a failure fails the whole batch. */
   constructor(run: (items: I[]) => Promise<O[]>, options: { slots?: number; maxBatch?: number } = {}) {
@@ -22,7 +25,12 @@ export class Batcher<I, O> {
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      this.#next();
+      if (this.#collecting) return;
+      this.#collecting = true;
+      setImmediate(() => {
+        this.#collecting = false;
+        this.#next();
+      });
     });
   }
 

@@ -135,7 +135,7 @@ export class IdempotencyRepository {
 
   constructor(sql: SqlClient) {
     this.#sql = sql;
-    // One statement at a time: the requests that arrive while it runs go together in the next.
+    // One statement at a time: the requests of one turn go together, and those that arrive while it runs in the next.
     this.#batches = new Batcher((batch) => this.#run(batch), { slots: 1, maxBatch: MAX_BATCH });
   }
 

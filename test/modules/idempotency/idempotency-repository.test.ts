@@ -5,8 +5,8 @@ import { IdempotencyRepository, type NewClaim } from '../../../src/modules/idemp
 import { freshStore } from '../../helpers/store.ts';
 
 /**
- * Claims and answers share one call at a time: requests that arrive together go in one batch,
- * whichever of the two they are.
+ * Claims and answers share one call at a time: those of one turn of the event loop go in one
+ * batch, whichever of the two they are.
  */
 let store: Store;
 let repository: IdempotencyRepository;
@@ -40,19 +40,23 @@ async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
 }
 
 describe('the batch statement', () => {
-  it('claims and answers that arrive together go in one statement after the one running, and each takes effect', async () => {
+  it('claims and answers that arrive in one turn go in one statement, those that arrive later in the next, and each takes effect', async () => {
     const first = claimOf('a');
     expect(await repository.claim(first)).toEqual({ claimed: true });
     const keys = ['b', 'c', 'd'].map(claimOf);
     const count = await statementsDuring(async () => {
-      // The first answer starts a statement; the claims and the second answer wait for it and go together.
       const results = await Promise.all([repository.finish(partnerId, 'a', first.claim, answer(1)), ...keys.map((k) => repository.claim(k))]);
       expect(results.slice(1)).toEqual(keys.map(() => ({ claimed: true })));
     });
-    expect(count).toBe(2);
-    // Again: one answer alone, then the other two with a claim.
+    expect(count).toBe(1);
+    // One answer, its statement sent; the other two with a claim, a turn later: a second statement.
     const g = claimOf('g');
-    expect(await statementsDuring(() => Promise.all([...keys.map((k, i) => repository.finish(partnerId, k.key, k.claim, answer(i + 2))), repository.claim(g)]))).toBe(2);
+    const later = await statementsDuring(async () => {
+      const sent = repository.finish(partnerId, keys[0]!.key, keys[0]!.claim, answer(2));
+      await new Promise((r) => setImmediate(r));
+      await Promise.all([sent, ...keys.slice(1).map((k, i) => repository.finish(partnerId, k.key, k.claim, answer(i + 3))), repository.claim(g)]);
+    });
+    expect(later).toBe(2);
     for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) {
       const again = await repository.claim(claimOf(key));
       expect(again).toMatchObject({ claimed: false, existing: { fingerprint: `f-${key}`, state: 'done', answer: answer(i + 1) } });
