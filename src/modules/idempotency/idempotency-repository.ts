@@ -47,9 +47,9 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
 
 /**
  * The claims of a batch of requests and the answers of others, in one call of
- * `idempotency_batch` (migration 0027): the claims, in key order, then the answers, each a
- * look-up by the primary key planned once per connection; two processes' calls never wait for
- * each other in a cycle (the migration says why). The insert takes no lock when a key exists, so
+ * `idempotency_batch` (migrations 0027 and 0028): one insert of the claims, in key order, then
+ * one update of the answers, each key a look-up by the primary key, planned once per connection;
+ * two processes' calls never wait for each other in a cycle (0027 says why). The insert takes no lock when a key exists, so
  * a replay only reads; a key taken is read with a snapshot taken after its insert; a key answered
  * in the same call is found running (409: the client asks again). A key found by none (deleted
  * meanwhile) is read again on its own.
@@ -89,7 +89,7 @@ const PURGE_SQL = `WITH gone AS (
 
 /**
  * Prepared once per connection: the batch's call (the function's own plans cannot turn into a
- * scan, migration 0027) and the look-up by the primary key, whose generic plan is an index scan
+ * scan, migration 0028) and the look-up by the primary key, whose generic plan is an index scan
  * except one made while the table, analysed, held a page or two (a sequential scan, as cheap
  * then), until the next ANALYZE; it runs only for a key no batch found.
  */

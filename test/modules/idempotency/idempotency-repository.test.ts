@@ -71,4 +71,19 @@ describe('the batch statement', () => {
     expect(found).toMatchObject({ claimed: false, existing: { state: 'running' } });
     expect(await repository.claim(claimOf('e'))).toMatchObject({ claimed: false, existing: { state: 'done', answer: answer(5) } });
   });
+
+  it('each answer of a batch lands on its own claim\'s row; one whose claim lost the key (taken over once expired) lands nowhere', async () => {
+    const [g, h, i] = [claimOf('late-g'), claimOf('late-h'), claimOf('late-i')];
+    await Promise.all([g, h, i].map((c) => repository.claim(c)));
+    const later = new Date(h.expiresAt.getTime() + 1000);
+    const taker = { ...claimOf('late-h'), createdAt: later, expiresAt: new Date(later.getTime() + 86_400_000), leaseUntil: new Date(later.getTime() + 40_000) };
+    expect(await repository.takeOver(taker)).toBe(true);
+    await Promise.all([repository.finish(partnerId, i.key, i.claim, answer(9)), repository.finish(partnerId, h.key, h.claim, answer(8)), repository.finish(partnerId, g.key, g.claim, answer(7))]);
+    const found = async (c: NewClaim) => ((await repository.claim({ ...c, claim: randomUUID() })) as { existing: { state: string; answer?: unknown } }).existing;
+    expect(await found(g)).toMatchObject({ state: 'done', answer: answer(7) });
+    expect(await found(i)).toMatchObject({ state: 'done', answer: answer(9) });
+    expect(await found(h)).toMatchObject({ state: 'running', answer: undefined });
+    await repository.finish(partnerId, h.key, taker.claim, answer(10));
+    expect(await found(h)).toMatchObject({ state: 'done', answer: answer(10) });
+  });
 });
