@@ -49,10 +49,10 @@ const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS 
  * The claims of a batch of requests and the answers of others, in one call of
  * `idempotency_batch` (migrations 0027 and 0028): one insert of the claims, in key order, then
  * one update of the answers, each key a look-up by the primary key, planned once per connection;
- * two processes' calls never wait for each other in a cycle (0027 says why). The insert takes no lock when a key exists, so
- * a replay only reads; a key taken is read with a snapshot taken after its insert; a key answered
- * in the same call is found running (409: the client asks again). A key found by none (deleted
- * meanwhile) is read again on its own.
+ * two processes' calls never wait for each other in a cycle (0027 says why). The insert takes no
+ * lock when a key exists, so a replay only reads; a key taken is read with a snapshot taken after
+ * its insert; a key answered in the same call is found running (409: the client asks again). A
+ * key found by none (deleted meanwhile) is read again on its own.
  */
 /** The most claims and answers one call takes; the rest wait for the next. */
 const MAX_BATCH = 100;
