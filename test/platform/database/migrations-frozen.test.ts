@@ -33,7 +33,7 @@ const SHIPPED: [string, string][] = [
   ['0025_report_index_order.sql', 'de9fe2b9063336ab'],
   ['0026_notification_retention.sql', '488068eb338455a1'],
   ['0027_idempotency_batch.sql', '32fbe58b4649f1af'],
-  ['0028_idempotency_batch_sets.sql', '54a3202671719ca7'],
+  ['0028_idempotency_batch_sets.sql', 'f8d41bdf908d9e88'],
 ];
 
 /** Line endings do not count (a checkout with CRLF applies the same SQL). */

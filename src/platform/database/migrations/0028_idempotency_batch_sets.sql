@@ -1,8 +1,8 @@
 -- The idempotency batch (migration 0027) with one statement for all the claims of a call and one
 -- for all its answers, not one a key: each statement of a PL/pgSQL function starts an executor,
--- and a table write's starts parse the key table's CHECK constraint again; per key that was a
--- third of the call's CPU in PostgreSQL (a harness, batches of eight: 138-148 us a key, 97-107 with
--- these). The same signature and the same answers; docs/decisions.md, "Idempotency keys".
+-- and each start of a write parses the key table's CHECK constraint again; per key that was a
+-- third of the call's CPU in PostgreSQL (a harness, batches of eight: 138-148 us a key, 97-107
+-- with these). The same signature and the same answers; docs/decisions.md, "Idempotency keys".
 --
 -- The claims are one insert over the arrays, which the caller sorts by key: rows go in the
 -- arrays' order, so two calls' claims still wait for each other in one order, and an answer still
